@@ -1,0 +1,54 @@
+import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import {
+  type AppConfig,
+  AuthGuard,
+  CoreModule,
+  createValidationPipe,
+  HttpErrorFilter,
+  IdempotencyInterceptor,
+  JsonBodyMiddleware,
+  RateLimitGuard,
+  RouteScopesVerifier,
+} from '#core';
+import { ContentModule } from '#content';
+import { MIGRATIONS } from '#migrations';
+import { JobProcessorsModule } from '../../worker/src/job-processors.module.js';
+import { CollectionsController } from './collections/collections.controller.js';
+import { HealthController } from './health/health.controller.js';
+import { HelpdeskController } from './helpdesk/helpdesk.controller.js';
+import { SectionsController } from './sections/sections.controller.js';
+
+export interface ApiModuleOptions {
+  /** Also run the job processors in this process (embedded `npm start`, or no REDIS_URL). */
+  readonly runsJobs: boolean;
+}
+
+/** The HTTP API: every controller, the global guards (auth, then rate limit), pipe, filter and idempotency. */
+@Module({})
+export class ApiModule implements NestModule {
+  static forRoot(config: AppConfig, options: ApiModuleOptions): DynamicModule {
+    return {
+      module: ApiModule,
+      imports: [
+        DiscoveryModule,
+        CoreModule.forRoot(config, { migrations: MIGRATIONS, migrate: true, runsJobs: options.runsJobs }),
+        ContentModule,
+        ...(options.runsJobs ? [JobProcessorsModule] : []),
+      ],
+      controllers: [HealthController, HelpdeskController, SectionsController, CollectionsController],
+      providers: [
+        RouteScopesVerifier,
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+        { provide: APP_FILTER, useClass: HttpErrorFilter },
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+      ],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(JsonBodyMiddleware).forRoutes('*path');
+  }
+}

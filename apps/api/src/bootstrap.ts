@@ -1,0 +1,33 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Response } from 'express';
+import type { Logger } from 'pino';
+import { type AppConfig, createLogger, PinoNestLogger, requestLogging } from '#core';
+import { ApiModule, type ApiModuleOptions } from './api.module.js';
+import { setupOpenApi } from './openapi.js';
+
+export interface ApiAppOptions extends ApiModuleOptions {
+  readonly logger?: Logger;
+}
+
+/** Creates and initialises the API application (not yet listening). Shared by `main.ts` and the tests. */
+export async function createApiApp(config: AppConfig, options: ApiAppOptions): Promise<NestExpressApplication> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config, options), {
+    bodyParser: false,
+    abortOnError: false,
+    logger: new PinoNestLogger(logger),
+  });
+  app.disable('x-powered-by');
+  app.use(requestLogging(logger));
+  app.setGlobalPrefix('v1', { exclude: ['healthz', 'readyz'] });
+  app.enableShutdownHooks();
+  setupOpenApi(app, config);
+  await app.init();
+  // Nest answers unknown paths under /v1 itself; everything else gets the same JSON 404.
+  app.use((_request: unknown, response: Response) => {
+    response.status(404).json({ error: 'No such route', code: 'not_found' });
+  });
+  return app;
+}

@@ -1,0 +1,103 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { SHORT_ID_PATTERN, TRANSLATION_STATUSES, type TranslationStatus } from '#content';
+import { CursorPageQuery } from '../../common/pagination.request.js';
+
+const SHORT_ID_MESSAGE = 'shortId must be 2-64 lowercase letters, digits or dashes, starting with a letter or digit';
+
+export class CreateCollectionRequest {
+  @ApiProperty({ minLength: 1, maxLength: 255, example: 'Getting started' })
+  @IsString()
+  @Length(1, 255)
+  title: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  @MaxLength(1000)
+  subtitle?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: "Section; a nested collection takes its parent's section" })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  sectionId?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Parent collection to nest under' })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  parentCollectionId?: string | null;
+
+  @ApiPropertyOptional({ pattern: SHORT_ID_PATTERN.source, description: 'Generated when omitted; 409 when taken' })
+  @IsOptional()
+  @IsString()
+  @Matches(SHORT_ID_PATTERN, { message: SHORT_ID_MESSAGE })
+  shortId?: string;
+}
+
+export class UpdateCollectionRequest {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 255 })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  title?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  @MaxLength(1000)
+  subtitle?: string | null;
+
+  @ApiPropertyOptional({ pattern: SHORT_ID_PATTERN.source, description: '409 when taken' })
+  @IsOptional()
+  @IsString()
+  @Matches(SHORT_ID_PATTERN, { message: SHORT_ID_MESSAGE })
+  shortId?: string;
+}
+
+export class MoveCollectionRequest {
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'New section (null: none). Alone, it takes a nested collection out of its parent.',
+  })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  section_id?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: "New parent collection (null: top level). The collection takes the parent's section." })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  parent_collection_id?: string | null;
+}
+
+export class PutCollectionTranslationRequest {
+  @ApiProperty({ minLength: 1, maxLength: 255 })
+  @IsString()
+  @Length(1, 255)
+  title: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  @MaxLength(1000)
+  subtitle?: string | null;
+
+  @ApiPropertyOptional({ enum: TRANSLATION_STATUSES, default: 'published' })
+  @IsOptional()
+  @IsIn(TRANSLATION_STATUSES)
+  status?: TranslationStatus;
+}
+
+export class ListCollectionsQuery extends CursorPageQuery {
+  @ApiPropertyOptional({ description: 'Only collections in this section' })
+  @IsOptional()
+  @IsString()
+  section_id?: string;
+}

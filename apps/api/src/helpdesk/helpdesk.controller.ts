@@ -1,0 +1,31 @@
+import { Body, Controller, Get, Patch } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequireScopes } from '#core';
+import { GetHelpdeskUseCase, UpdateHelpdeskUseCase } from '#content';
+import { UpdateHelpdeskRequest } from './dto/update-helpdesk.request.js';
+import { HelpdeskResponse } from './helpdesk.response.js';
+
+@ApiTags('Helpdesk')
+@Controller('helpdesk')
+export class HelpdeskController {
+  constructor(
+    private readonly getHelpdesk: GetHelpdeskUseCase,
+    private readonly updateHelpdesk: UpdateHelpdeskUseCase,
+  ) {}
+
+  @Get()
+  @RequireScopes('content:read')
+  @ApiOperation({ summary: 'Get the helpdesk', description: 'Name, default language and enabled languages of this deployment.' })
+  @ApiOkResponse({ type: HelpdeskResponse })
+  async get(): Promise<HelpdeskResponse> {
+    return HelpdeskResponse.from(await this.getHelpdesk.execute());
+  }
+
+  @Patch()
+  @RequireScopes('content:write')
+  @ApiOperation({ summary: 'Update the helpdesk', description: 'Changes the name and the enabled languages (the default language cannot be removed).' })
+  @ApiOkResponse({ type: HelpdeskResponse })
+  async update(@Body() body: UpdateHelpdeskRequest): Promise<HelpdeskResponse> {
+    return HelpdeskResponse.from(await this.updateHelpdesk.execute(body));
+  }
+}

@@ -1,0 +1,31 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { AppConfig, ConfigError, createLogger, PinoNestLogger } from '#core';
+import { WorkerModule } from './worker.module.js';
+
+/** BullMQ worker: runs every job processor against REDIS_URL; any number of these may run. */
+async function main(): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = AppConfig.fromEnv();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`Invalid configuration: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  if (!config.redis.url) {
+    logger.fatal('The worker needs REDIS_URL. Without Redis, `npm start` runs the jobs inside the API process.');
+    process.exit(1);
+  }
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: new PinoNestLogger(logger) });
+  app.enableShutdownHooks();
+  logger.info({ redis: new URL(config.redis.url).host, embedded: config.embedded }, 'Worker started');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Worker failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

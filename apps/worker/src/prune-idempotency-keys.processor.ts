@@ -1,0 +1,16 @@
+import { Logger } from '@nestjs/common';
+import { JobName, JobProcessor, ProcessesJob, PruneIdempotencyKeysUseCase } from '#core';
+
+@ProcessesJob(JobName.PruneIdempotencyKeys)
+export class PruneIdempotencyKeysProcessor extends JobProcessor<JobName.PruneIdempotencyKeys> {
+  private readonly logger = new Logger('PruneIdempotencyKeys');
+
+  constructor(private readonly prune: PruneIdempotencyKeysUseCase) {
+    super();
+  }
+
+  async handle(): Promise<void> {
+    const removed = await this.prune.execute();
+    if (removed > 0) this.logger.log(`Removed ${removed} expired Idempotency-Key record(s)`);
+  }
+}

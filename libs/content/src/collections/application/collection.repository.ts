@@ -1,0 +1,26 @@
+import type { KeysetQuery, KeysetSlice } from '#core';
+import type { Collection } from '../domain/collection.js';
+
+export interface CollectionFilter {
+  readonly sectionId?: string;
+}
+
+/** Port: collections with their translations. */
+export abstract class CollectionRepository {
+  abstract findById(id: string): Promise<Collection | null>;
+  /** Keyset page, newest first: (createdAt, id) descending. */
+  abstract list(query: KeysetQuery, filter: CollectionFilter): Promise<KeysetSlice<Collection>>;
+  abstract shortIdExists(shortId: string): Promise<boolean>;
+  /** Throws ConflictError when the shortId is taken. */
+  abstract insert(collection: Collection): Promise<void>;
+  /** Saves fields and translations; throws ConflictError when the shortId is taken. */
+  abstract update(collection: Collection): Promise<void>;
+  abstract delete(id: string): Promise<void>;
+  abstract countChildren(id: string): Promise<number>;
+  /** IDs from `id` up to its root: [id, parent, grandparent, ...]. */
+  abstract lineage(id: string): Promise<string[]>;
+  /** Sets the section of every collection below `id` (a subtree moves as one). */
+  abstract setSectionOfDescendants(id: string, sectionId: string | null, at: Date): Promise<void>;
+  /** Serialises tree changes until the current transaction ends, so concurrent moves cannot form a cycle. */
+  abstract lockTree(): Promise<void>;
+}

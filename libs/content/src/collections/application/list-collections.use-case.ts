@@ -1,0 +1,21 @@
+import { Injectable } from '@nestjs/common';
+import { type CursorPage, type CursorRequest, Paginator } from '#core';
+import type { Collection } from '../domain/collection.js';
+import { type CollectionFilter, CollectionRepository } from './collection.repository.js';
+
+export const COLLECTIONS_LIST = 'collections';
+
+/** Collections, newest first, cursor-paginated. */
+@Injectable()
+export class ListCollectionsUseCase {
+  constructor(
+    private readonly collections: CollectionRepository,
+    private readonly paginator: Paginator,
+  ) {}
+
+  async execute(request: CursorRequest & CollectionFilter): Promise<CursorPage<Collection>> {
+    const query = this.paginator.query(COLLECTIONS_LIST, request, 'created_desc');
+    const slice = await this.collections.list(query, { sectionId: request.sectionId });
+    return this.paginator.page(COLLECTIONS_LIST, query, slice, (c) => ({ value: c.snapshot().createdAt.toISOString(), id: c.id }), (c) => c);
+  }
+}

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, UnitOfWork, ValidationError } from '#core';
+import type { Collection } from '../domain/collection.js';
+import { CollectionPlacement } from './collection-placement.js';
+import { CollectionRepository } from './collection.repository.js';
+import { GetCollectionUseCase } from './get-collection.use-case.js';
+
+export interface MoveCollectionCommand {
+  /** Omitted: unchanged (or the new parent's section). null: no section. */
+  readonly sectionId?: string | null;
+  /** Omitted: unchanged. null: top level. */
+  readonly parentCollectionId?: string | null;
+}
+
+/** Moves a collection, with its whole subtree, to another section and/or parent. */
+@Injectable()
+export class MoveCollectionUseCase {
+  constructor(
+    private readonly collections: CollectionRepository,
+    private readonly getCollection: GetCollectionUseCase,
+    private readonly placement: CollectionPlacement,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  execute(id: string, command: MoveCollectionCommand): Promise<Collection> {
+    if (command.sectionId === undefined && command.parentCollectionId === undefined) {
+      throw new ValidationError('Give section_id, parent_collection_id or both', [
+        { field: 'section_id', message: 'section_id or parent_collection_id is required' },
+      ]);
+    }
+    return this.unitOfWork.run(async () => {
+      await this.collections.lockTree();
+      const collection = await this.getCollection.execute(id);
+      let parentCollectionId = command.parentCollectionId === undefined ? collection.parentCollectionId : command.parentCollectionId;
+      let sectionId = command.sectionId;
+      // A new section alone takes a nested collection out of its parent: a child lives in its parent's section.
+      if (command.parentCollectionId === undefined && sectionId !== undefined && sectionId !== collection.sectionId) parentCollectionId = null;
+      if (parentCollectionId === null && sectionId === undefined) sectionId = collection.sectionId;
+      const placement = await this.placement.resolve({ sectionId, parentCollectionId }, id);
+      const now = this.clock.now();
+      collection.moveTo(placement.sectionId, placement.parentCollectionId, now);
+      await this.collections.update(collection);
+      await this.collections.setSectionOfDescendants(id, placement.sectionId, now);
+      return collection;
+    });
+  }
+}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, UnitOfWork } from '#core';
+import { CurrentHelpdesk } from '../../helpdesk/application/current-helpdesk.js';
+import type { TranslationStatus } from '../../shared/domain/translation.js';
+import type { CollectionTranslation } from '../domain/collection.js';
+import { CollectionRepository } from './collection.repository.js';
+import { GetCollectionUseCase } from './get-collection.use-case.js';
+
+export interface PutCollectionTranslationCommand {
+  readonly title: string;
+  readonly subtitle?: string | null;
+  readonly status?: TranslationStatus;
+}
+
+/** Creates or replaces a collection's translation into one of the helpdesk's languages. */
+@Injectable()
+export class PutCollectionTranslationUseCase {
+  constructor(
+    private readonly collections: CollectionRepository,
+    private readonly getCollection: GetCollectionUseCase,
+    private readonly helpdesk: CurrentHelpdesk,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(id: string, language: string, command: PutCollectionTranslationCommand): Promise<{ translation: CollectionTranslation; created: boolean }> {
+    (await this.helpdesk.get()).assertTranslationLanguage(language);
+    return this.unitOfWork.run(async () => {
+      const collection = await this.getCollection.execute(id);
+      const result = collection.putTranslation(
+        language,
+        { title: command.title, subtitle: command.subtitle ?? null, status: command.status ?? 'published' },
+        this.clock.now(),
+      );
+      await this.collections.update(collection);
+      return result;
+    });
+  }
+}

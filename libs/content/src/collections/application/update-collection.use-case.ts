@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, UnitOfWork } from '#core';
+import type { Collection } from '../domain/collection.js';
+import { CollectionRepository } from './collection.repository.js';
+import { GetCollectionUseCase } from './get-collection.use-case.js';
+
+export interface UpdateCollectionCommand {
+  readonly title?: string;
+  readonly subtitle?: string | null;
+  readonly shortId?: string;
+}
+
+@Injectable()
+export class UpdateCollectionUseCase {
+  constructor(
+    private readonly collections: CollectionRepository,
+    private readonly getCollection: GetCollectionUseCase,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  execute(id: string, command: UpdateCollectionCommand): Promise<Collection> {
+    return this.unitOfWork.run(async () => {
+      const collection = await this.getCollection.execute(id);
+      collection.update(command, this.clock.now());
+      await this.collections.update(collection);
+      return collection;
+    });
+  }
+}

@@ -1,0 +1,77 @@
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { DatabaseModule } from '#core';
+import { CollectionPlacement } from './collections/application/collection-placement.js';
+import { CollectionRepository } from './collections/application/collection.repository.js';
+import { CreateCollectionUseCase } from './collections/application/create-collection.use-case.js';
+import { DeleteCollectionUseCase } from './collections/application/delete-collection.use-case.js';
+import { GetCollectionUseCase } from './collections/application/get-collection.use-case.js';
+import { ListCollectionsUseCase } from './collections/application/list-collections.use-case.js';
+import { MoveCollectionUseCase } from './collections/application/move-collection.use-case.js';
+import { PutCollectionTranslationUseCase } from './collections/application/put-collection-translation.use-case.js';
+import { UpdateCollectionUseCase } from './collections/application/update-collection.use-case.js';
+import { CollectionOrmEntity, CollectionTranslationOrmEntity } from './collections/infrastructure/collection.orm-entity.js';
+import { TypeOrmCollectionRepository } from './collections/infrastructure/typeorm-collection.repository.js';
+import { CurrentHelpdesk } from './helpdesk/application/current-helpdesk.js';
+import { EnsureHelpdeskUseCase } from './helpdesk/application/ensure-helpdesk.use-case.js';
+import { GetHelpdeskUseCase } from './helpdesk/application/get-helpdesk.use-case.js';
+import { HelpdeskRepository } from './helpdesk/application/helpdesk.repository.js';
+import { UpdateHelpdeskUseCase } from './helpdesk/application/update-helpdesk.use-case.js';
+import { HelpdeskOrmEntity } from './helpdesk/infrastructure/helpdesk.orm-entity.js';
+import { TypeOrmHelpdeskRepository } from './helpdesk/infrastructure/typeorm-helpdesk.repository.js';
+import { CreateSectionUseCase } from './sections/application/create-section.use-case.js';
+import { DeleteSectionUseCase } from './sections/application/delete-section.use-case.js';
+import { GetSectionUseCase } from './sections/application/get-section.use-case.js';
+import { ListSectionsUseCase } from './sections/application/list-sections.use-case.js';
+import { PutSectionTranslationUseCase } from './sections/application/put-section-translation.use-case.js';
+import { SectionRepository } from './sections/application/section.repository.js';
+import { UpdateSectionUseCase } from './sections/application/update-section.use-case.js';
+import { SectionOrmEntity, SectionTranslationOrmEntity } from './sections/infrastructure/section.orm-entity.js';
+import { TypeOrmSectionRepository } from './sections/infrastructure/typeorm-section.repository.js';
+
+const useCases = [
+  GetHelpdeskUseCase,
+  UpdateHelpdeskUseCase,
+  EnsureHelpdeskUseCase,
+  ListSectionsUseCase,
+  GetSectionUseCase,
+  CreateSectionUseCase,
+  UpdateSectionUseCase,
+  DeleteSectionUseCase,
+  PutSectionTranslationUseCase,
+  ListCollectionsUseCase,
+  GetCollectionUseCase,
+  CreateCollectionUseCase,
+  UpdateCollectionUseCase,
+  MoveCollectionUseCase,
+  DeleteCollectionUseCase,
+  PutCollectionTranslationUseCase,
+];
+
+/** Helpdesk, sections and collections. Creates the helpdesk on the first start of a deployment. */
+@Module({
+  imports: [
+    DatabaseModule.forFeature([
+      HelpdeskOrmEntity,
+      SectionOrmEntity,
+      SectionTranslationOrmEntity,
+      CollectionOrmEntity,
+      CollectionTranslationOrmEntity,
+    ]),
+  ],
+  providers: [
+    { provide: HelpdeskRepository, useClass: TypeOrmHelpdeskRepository },
+    { provide: SectionRepository, useClass: TypeOrmSectionRepository },
+    { provide: CollectionRepository, useClass: TypeOrmCollectionRepository },
+    CurrentHelpdesk,
+    CollectionPlacement,
+    ...useCases,
+  ],
+  exports: useCases,
+})
+export class ContentModule implements OnModuleInit {
+  constructor(private readonly ensureHelpdesk: EnsureHelpdeskUseCase) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.ensureHelpdesk.execute();
+  }
+}

@@ -1,0 +1,9 @@
+import type { Helpdesk } from '../domain/helpdesk.js';
+
+/** Port: the deployment's single helpdesk row. */
+export abstract class HelpdeskRepository {
+  abstract find(): Promise<Helpdesk | null>;
+  /** Inserts the helpdesk unless one exists already; true when this call inserted it. */
+  abstract insertIfAbsent(helpdesk: Helpdesk): Promise<boolean>;
+  abstract update(helpdesk: Helpdesk): Promise<void>;
+}

@@ -1,0 +1,25 @@
+// The public face of libs/content: apps import only from here.
+export { ContentModule } from './content.module.js';
+export { TRANSLATION_STATUSES, type TranslationStatus } from './shared/domain/translation.js';
+
+export { Helpdesk } from './helpdesk/domain/helpdesk.js';
+export { GetHelpdeskUseCase } from './helpdesk/application/get-helpdesk.use-case.js';
+export { type UpdateHelpdeskCommand, UpdateHelpdeskUseCase } from './helpdesk/application/update-helpdesk.use-case.js';
+export { EnsureHelpdeskUseCase } from './helpdesk/application/ensure-helpdesk.use-case.js';
+
+export { Section, type SectionTranslation } from './sections/domain/section.js';
+export { ListSectionsUseCase } from './sections/application/list-sections.use-case.js';
+export { GetSectionUseCase } from './sections/application/get-section.use-case.js';
+export { type CreateSectionCommand, CreateSectionUseCase } from './sections/application/create-section.use-case.js';
+export { type UpdateSectionCommand, UpdateSectionUseCase } from './sections/application/update-section.use-case.js';
+export { DeleteSectionUseCase } from './sections/application/delete-section.use-case.js';
+export { type PutSectionTranslationCommand, PutSectionTranslationUseCase } from './sections/application/put-section-translation.use-case.js';
+
+export { Collection, type CollectionTranslation, SHORT_ID_PATTERN } from './collections/domain/collection.js';
+export { ListCollectionsUseCase } from './collections/application/list-collections.use-case.js';
+export { GetCollectionUseCase } from './collections/application/get-collection.use-case.js';
+export { type CreateCollectionCommand, CreateCollectionUseCase } from './collections/application/create-collection.use-case.js';
+export { type UpdateCollectionCommand, UpdateCollectionUseCase } from './collections/application/update-collection.use-case.js';
+export { type MoveCollectionCommand, MoveCollectionUseCase } from './collections/application/move-collection.use-case.js';
+export { DeleteCollectionUseCase } from './collections/application/delete-collection.use-case.js';
+export { type PutCollectionTranslationCommand, PutCollectionTranslationUseCase } from './collections/application/put-collection-translation.use-case.js';

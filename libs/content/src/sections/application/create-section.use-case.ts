@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, UnitOfWork } from '#core';
+import { CurrentHelpdesk } from '../../helpdesk/application/current-helpdesk.js';
+import { Section } from '../domain/section.js';
+import { SectionRepository } from './section.repository.js';
+
+export interface CreateSectionCommand {
+  readonly name: string;
+  /** Defaults to after the last section. */
+  readonly position?: number;
+  readonly isDefault?: boolean;
+}
+
+@Injectable()
+export class CreateSectionUseCase {
+  constructor(
+    private readonly sections: SectionRepository,
+    private readonly helpdesk: CurrentHelpdesk,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(command: CreateSectionCommand): Promise<Section> {
+    const helpdesk = await this.helpdesk.get();
+    return this.unitOfWork.run(async () => {
+      const now = this.clock.now();
+      const position = command.position ?? (await this.sections.nextPosition());
+      const section = Section.create({ helpdeskId: helpdesk.id, name: command.name, position }, now);
+      if (command.isDefault) {
+        const previous = await this.sections.findDefault();
+        if (previous) {
+          previous.clearDefault(now);
+          await this.sections.update(previous);
+        }
+        section.update({ isDefault: true }, now);
+      }
+      await this.sections.insert(section);
+      return section;
+    });
+  }
+}

@@ -1,0 +1,21 @@
+import { Injectable } from '@nestjs/common';
+import { type CursorPage, type CursorRequest, Paginator } from '#core';
+import type { Section } from '../domain/section.js';
+import { SectionRepository } from './section.repository.js';
+
+export const SECTIONS_LIST = 'sections';
+
+/** Sections in display order (position, then ID), cursor-paginated. */
+@Injectable()
+export class ListSectionsUseCase {
+  constructor(
+    private readonly sections: SectionRepository,
+    private readonly paginator: Paginator,
+  ) {}
+
+  async execute(request: CursorRequest): Promise<CursorPage<Section>> {
+    const query = this.paginator.query(SECTIONS_LIST, request, 'position_asc');
+    const slice = await this.sections.list(query);
+    return this.paginator.page(SECTIONS_LIST, query, slice, (s) => ({ value: s.snapshot().position, id: s.id }), (s) => s);
+  }
+}

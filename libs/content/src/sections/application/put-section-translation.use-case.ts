@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, UnitOfWork } from '#core';
+import { CurrentHelpdesk } from '../../helpdesk/application/current-helpdesk.js';
+import type { TranslationStatus } from '../../shared/domain/translation.js';
+import type { SectionTranslation } from '../domain/section.js';
+import { GetSectionUseCase } from './get-section.use-case.js';
+import { SectionRepository } from './section.repository.js';
+
+export interface PutSectionTranslationCommand {
+  readonly name: string;
+  readonly status?: TranslationStatus;
+}
+
+/** Creates or replaces a section's translation into one of the helpdesk's languages. */
+@Injectable()
+export class PutSectionTranslationUseCase {
+  constructor(
+    private readonly sections: SectionRepository,
+    private readonly getSection: GetSectionUseCase,
+    private readonly helpdesk: CurrentHelpdesk,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(id: string, language: string, command: PutSectionTranslationCommand): Promise<{ translation: SectionTranslation; created: boolean }> {
+    (await this.helpdesk.get()).assertTranslationLanguage(language);
+    return this.unitOfWork.run(async () => {
+      const section = await this.getSection.execute(id);
+      const result = section.putTranslation(language, { name: command.name, status: command.status ?? 'published' }, this.clock.now());
+      await this.sections.update(section);
+      return result;
+    });
+  }
+}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, UnitOfWork } from '#core';
+import type { Section } from '../domain/section.js';
+import { GetSectionUseCase } from './get-section.use-case.js';
+import { SectionRepository } from './section.repository.js';
+
+export interface UpdateSectionCommand {
+  readonly name?: string;
+  readonly position?: number;
+  /** true makes this the default section (the previous default stops being it); false is refused. */
+  readonly isDefault?: boolean;
+}
+
+@Injectable()
+export class UpdateSectionUseCase {
+  constructor(
+    private readonly sections: SectionRepository,
+    private readonly getSection: GetSectionUseCase,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  execute(id: string, command: UpdateSectionCommand): Promise<Section> {
+    return this.unitOfWork.run(async () => {
+      const section = await this.getSection.execute(id);
+      const now = this.clock.now();
+      if (command.isDefault === true && !section.isDefault) {
+        const previous = await this.sections.findDefault();
+        if (previous) {
+          previous.clearDefault(now);
+          await this.sections.update(previous);
+        }
+      }
+      section.update(command, now);
+      await this.sections.update(section);
+      return section;
+    });
+  }
+}

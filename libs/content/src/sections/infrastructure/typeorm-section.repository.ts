@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { type KeysetQuery, type KeysetSlice, readKeysetSlice, TransactionHost } from '#core';
+import { SectionRepository } from '../application/section.repository.js';
+import { Section, type SectionTranslation } from '../domain/section.js';
+import { SectionOrmEntity, SectionTranslationOrmEntity } from './section.orm-entity.js';
+
+@Injectable()
+export class TypeOrmSectionRepository extends SectionRepository {
+  constructor(private readonly tx: TransactionHost) {
+    super();
+  }
+
+  private get sections() {
+    return this.tx.manager.getRepository(SectionOrmEntity);
+  }
+
+  private get translations() {
+    return this.tx.manager.getRepository(SectionTranslationOrmEntity);
+  }
+
+  async findById(id: string): Promise<Section | null> {
+    const row = await this.sections.findOneBy({ id });
+    return row ? (await this.hydrate([row]))[0]! : null;
+  }
+
+  async findDefault(): Promise<Section | null> {
+    const row = await this.sections.findOneBy({ isDefault: true });
+    return row ? (await this.hydrate([row]))[0]! : null;
+  }
+
+  async list(query: KeysetQuery): Promise<KeysetSlice<Section>> {
+    const slice = await readKeysetSlice(this.sections.createQueryBuilder('s'), query, { position_asc: 's.position' });
+    return { rows: await this.hydrate(slice.rows), hasMore: slice.hasMore };
+  }
+
+  async nextPosition(): Promise<number> {
+    const [row] = (await this.tx.manager.query('SELECT COALESCE(MAX(position) + 1, 0) AS next FROM sections')) as Array<{ next: number }>;
+    return Number(row?.next ?? 0);
+  }
+
+  async insert(section: Section): Promise<void> {
+    const { translations, ...fields } = section.snapshot();
+    await this.sections.insert(fields);
+    await this.saveTranslations(translations);
+  }
+
+  async update(section: Section): Promise<void> {
+    const { translations, id, ...fields } = section.snapshot();
+    await this.sections.update({ id }, { name: fields.name, isDefault: fields.isDefault, position: fields.position, updatedAt: fields.updatedAt });
+    await this.saveTranslations(translations);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.sections.delete({ id });
+  }
+
+  countCollections(id: string): Promise<number> {
+    return this.tx.manager
+      .query('SELECT COUNT(*)::int AS count FROM collections WHERE section_id = $1', [id])
+      .then((rows: Array<{ count: number }>) => rows[0]?.count ?? 0);
+  }
+
+  /** Upsert on (section, language): two concurrent PUTs of one translation both succeed, the last one wins. */
+  private async saveTranslations(translations: readonly SectionTranslation[]): Promise<void> {
+    if (translations.length === 0) return;
+    await this.translations
+      .createQueryBuilder()
+      .insert()
+      .values(translations.map((t) => ({ ...t })))
+      .orUpdate(['name', 'status', 'updated_at'], ['section_id', 'language'])
+      .execute();
+  }
+
+  private async hydrate(rows: SectionOrmEntity[]): Promise<Section[]> {
+    if (rows.length === 0) return [];
+    const translations = await this.translations.find({
+      where: { sectionId: In(rows.map((r) => r.id)) },
+      order: { language: 'ASC' },
+    });
+    return rows.map(
+      (row) =>
+        new Section({
+          ...row,
+          translations: translations.filter((t) => t.sectionId === row.id).map((t) => ({ ...t })),
+        }),
+    );
+  }
+}

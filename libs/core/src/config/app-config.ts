@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError } from './config.error.js';
+import { type Env, readEnum, readInt, readList, readString, readUrl } from './env-readers.js';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LANGUAGE_CODE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+
+export interface HttpConfig {
+  readonly host: string;
+  readonly port: number;
+  readonly publicUrl: string;
+  readonly staticUrl: string;
+}
+
+export interface DatabaseConfig {
+  /** null in embedded mode: PGlite under `dataDir/pg`. */
+  readonly url: string | null;
+  readonly poolSize: number;
+}
+
+export interface RedisConfig {
+  readonly url: string | null;
+  /** Namespaces every key this deployment writes (queues, rate-limit counters). */
+  readonly prefix: string;
+}
+
+export interface RateLimitConfig {
+  readonly requestsPerMinute: number;
+  readonly createArticlesPerHour: number;
+  readonly publicFeedbackPerMinute: number;
+}
+
+export interface HelpdeskConfig {
+  /** Languages of a freshly created helpdesk; the first one is its default language. */
+  readonly languages: readonly string[];
+}
+
+/**
+ * Every setting of the service, read once from the environment at start-up.
+ * A value the service cannot use stops start-up with a ConfigError naming the variable.
+ */
+export class AppConfig {
+  readonly dataDir: string;
+  readonly http: HttpConfig;
+  readonly database: DatabaseConfig;
+  readonly redis: RedisConfig;
+  readonly appSecret: string;
+  /** True when APP_SECRET was not set and the secret was generated/read under the data directory. */
+  readonly appSecretFromFile: boolean;
+  readonly rateLimits: RateLimitConfig;
+  readonly helpdesk: HelpdeskConfig;
+  readonly logLevel: LogLevel;
+
+  private constructor(fields: Omit<AppConfig, 'embedded'>) {
+    Object.assign(this, fields);
+  }
+
+  /** Embedded mode: no DATABASE_URL, so the service runs its own PGlite database. */
+  get embedded(): boolean {
+    return this.database.url === null;
+  }
+
+  static fromEnv(env: Env = process.env): AppConfig {
+    const dataDir = resolve(readString(env, 'DATA_DIR', './data'));
+    const port = readInt(env, 'PORT', 3000, { min: 0, max: 65535 });
+    const publicUrl = trimSlash(readUrl(env, 'PUBLIC_URL', ['http:', 'https:'])?.toString() ?? `http://localhost:${port}`);
+    const staticUrl = trimSlash(readUrl(env, 'STATIC_URL', ['http:', 'https:'])?.toString() ?? `${publicUrl}/static`);
+    const databaseUrl = readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+    const redisUrl = readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']);
+    const redisPrefix = readString(env, 'REDIS_PREFIX', 'hc');
+    if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(redisPrefix)) {
+      throw new ConfigError('REDIS_PREFIX', 'may contain only letters, digits, "_", ".", ":" and "-" (at most 64)');
+    }
+    const languages = readList(env, 'HELPDESK_LANGUAGES', ['en']);
+    if (languages.length === 0) throw new ConfigError('HELPDESK_LANGUAGES', 'must name at least one language');
+    for (const language of languages) {
+      if (!LANGUAGE_CODE.test(language)) {
+        throw new ConfigError('HELPDESK_LANGUAGES', `"${language}" is not a language code such as en or pt-BR`);
+      }
+    }
+    const secret = readString(env, 'APP_SECRET');
+    if (secret !== undefined && secret.length < 32) {
+      throw new ConfigError('APP_SECRET', 'must be at least 32 characters long');
+    }
+    return new AppConfig({
+      dataDir,
+      http: { host: readString(env, 'HOST', '0.0.0.0'), port, publicUrl, staticUrl },
+      database: {
+        url: databaseUrl?.toString() ?? null,
+        poolSize: readInt(env, 'DATABASE_POOL_SIZE', 10, { min: 1, max: 200 }),
+      },
+      redis: { url: redisUrl?.toString() ?? null, prefix: redisPrefix },
+      appSecret: secret ?? readOrCreateSecret(dataDir),
+      appSecretFromFile: secret === undefined,
+      rateLimits: {
+        requestsPerMinute: readInt(env, 'RATE_LIMIT_REQUESTS_PER_MINUTE', 600, { min: 1 }),
+        createArticlesPerHour: readInt(env, 'RATE_LIMIT_CREATE_ARTICLES_PER_HOUR', 60, { min: 1 }),
+        publicFeedbackPerMinute: readInt(env, 'RATE_LIMIT_PUBLIC_FEEDBACK_PER_MINUTE', 10, { min: 1 }),
+      },
+      helpdesk: { languages },
+      logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    });
+  }
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+/** The generated secret lives in the data directory so restarts keep cursors valid. */
+function readOrCreateSecret(dataDir: string): string {
+  const file = join(dataDir, 'app-secret');
+  try {
+    const existing = readFileSync(file, 'utf8').trim();
+    if (existing.length >= 32) return existing;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new ConfigError('APP_SECRET', `not set, and ${file} cannot be read: ${(error as Error).message}`);
+    }
+  }
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString('base64url');
+    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    chmodSync(file, 0o600);
+    return secret;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readOrCreateSecret(dataDir);
+    throw new ConfigError('APP_SECRET', `not set, and ${file} cannot be written: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,87 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { ApiKeyRepository } from './auth/application/api-key.repository.js';
+import {
+  AuthenticateApiKeyUseCase,
+  CreateApiKeyUseCase,
+  CreateInitialApiKeyUseCase,
+  ListApiKeysUseCase,
+  RecordKeyUsageUseCase,
+  RevokeApiKeyUseCase,
+} from './auth/application/api-key.use-cases.js';
+import { KeyUsageRecorder } from './auth/application/key-usage.recorder.js';
+import { ApiKeyOrmEntity } from './auth/infrastructure/api-key.orm-entity.js';
+import { TypeOrmApiKeyRepository } from './auth/infrastructure/typeorm-api-key.repository.js';
+import { Clock, SystemClock } from './clock/clock.js';
+import { AppConfig } from './config/app-config.js';
+import { ConfigModule } from './config/config.module.js';
+import type { Migration } from './database/database.js';
+import { DatabaseModule } from './database/database.module.js';
+import { CheckReadinessUseCase } from './health/check-readiness.use-case.js';
+import { IdempotencyKeyOrmEntity } from './idempotency/idempotency-key.orm-entity.js';
+import { IdempotencyRepository } from './idempotency/idempotency.repository.js';
+import { PruneIdempotencyKeysUseCase } from './idempotency/prune-idempotency-keys.use-case.js';
+import { TypeOrmIdempotencyRepository } from './idempotency/typeorm-idempotency.repository.js';
+import { JobsModule } from './jobs/jobs.module.js';
+import { CursorCodec } from './pagination/cursor-codec.js';
+import { Paginator } from './pagination/paginator.js';
+import { MemoryRateLimiter } from './rate-limit/memory-rate-limiter.adapter.js';
+import { RateLimiter } from './rate-limit/rate-limiter.port.js';
+import { RedisRateLimiter } from './rate-limit/redis-rate-limiter.adapter.js';
+
+export interface CoreModuleOptions {
+  readonly migrations: readonly Migration[];
+  /** Apply pending migrations on start (app, tests). */
+  readonly migrate: boolean;
+  /** This process runs jobs (embedded `npm start`, worker). */
+  readonly runsJobs: boolean;
+  /** Embedded mode: attach to the process serving the data directory instead of failing (CLI, worker). */
+  readonly attachToRunningEmbedded?: boolean;
+}
+
+const useCases = [
+  AuthenticateApiKeyUseCase,
+  CreateApiKeyUseCase,
+  CreateInitialApiKeyUseCase,
+  ListApiKeysUseCase,
+  RevokeApiKeyUseCase,
+  RecordKeyUsageUseCase,
+  PruneIdempotencyKeysUseCase,
+  CheckReadinessUseCase,
+];
+
+/** Configuration, database, jobs, clock, API keys, rate limits, idempotency and pagination for every app. */
+@Global()
+@Module({})
+export class CoreModule {
+  static forRoot(config: AppConfig, options: CoreModuleOptions): DynamicModule {
+    return {
+      module: CoreModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DiscoveryModule,
+        DatabaseModule.forFeature([ApiKeyOrmEntity, IdempotencyKeyOrmEntity]),
+        DatabaseModule.forRoot({
+          migrations: options.migrations,
+          migrate: options.migrate,
+          attachToRunningEmbedded: options.attachToRunningEmbedded,
+        }),
+        JobsModule.forRoot(config, { runsJobs: options.runsJobs }),
+      ],
+      providers: [
+        { provide: Clock, useClass: SystemClock },
+        { provide: Paginator, inject: [AppConfig], useFactory: (c: AppConfig) => new Paginator(new CursorCodec(c.appSecret)) },
+        {
+          provide: RateLimiter,
+          inject: [AppConfig],
+          useFactory: (c: AppConfig) => (c.redis.url ? new RedisRateLimiter(c.redis.url, c.redis.prefix) : new MemoryRateLimiter()),
+        },
+        { provide: ApiKeyRepository, useClass: TypeOrmApiKeyRepository },
+        { provide: IdempotencyRepository, useClass: TypeOrmIdempotencyRepository },
+        KeyUsageRecorder,
+        ...useCases,
+      ],
+      exports: [ConfigModule, DatabaseModule, JobsModule, Clock, Paginator, RateLimiter, IdempotencyRepository, ...useCases],
+    };
+  }
+}

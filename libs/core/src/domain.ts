@@ -1,0 +1,15 @@
+// The framework-free part of libs/core, for domain code: errors, IDs, scopes. Imports nothing from Nest,
+// TypeORM or class-validator, so domain layers may depend on it.
+export { ERROR_CODES, type ErrorCode } from './errors/error-code.js';
+export {
+  ConflictError,
+  DomainError,
+  type ErrorDetail,
+  InsufficientScopeError,
+  InvalidStateError,
+  NotFoundError,
+  ValidationError,
+} from './errors/domain-error.js';
+export { newId, isId, type IdPrefix } from './ids/id.js';
+export { Principal } from './auth/domain/principal.js';
+export { isScope, type Scope, SCOPES } from './auth/domain/scope.js';

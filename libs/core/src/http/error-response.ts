@@ -1,0 +1,76 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+import { DomainError, type ErrorDetail } from '../errors/domain-error.js';
+import type { ErrorCode } from '../errors/error-code.js';
+import { isDatabaseUnavailable } from '../database/pg-errors.js';
+
+/** The one table from error code to HTTP status (CONTRACT §2). Typed as a full Record: adding a code without a status does not compile. */
+export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
+  invalid_request: 400,
+  invalid_cursor: 400,
+  unauthorized: 401,
+  insufficient_scope: 403,
+  not_found: 404,
+  slug_taken: 409,
+  invalid_state: 409,
+  idempotency_key_in_use: 409,
+  conflict: 409,
+  idempotency_key_reused: 422,
+  precondition_failed: 412,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  image_upload_failed: 502,
+  service_unavailable: 503,
+};
+
+export interface ErrorBody {
+  readonly error: string;
+  readonly code: ErrorCode;
+  readonly details?: readonly ErrorDetail[];
+}
+
+export interface ErrorResponse {
+  readonly status: number;
+  readonly body: ErrorBody;
+  /** Set for faults the caller did not cause, to be logged with their stack. */
+  readonly fault?: unknown;
+}
+
+/** Nest's own HTTP exceptions (unknown route, method) in the envelope. */
+function fromHttpException(exception: HttpException): ErrorResponse {
+  const status = exception.getStatus();
+  const code: ErrorCode =
+    status === HttpStatus.NOT_FOUND
+      ? 'not_found'
+      : status === HttpStatus.PAYLOAD_TOO_LARGE
+        ? 'payload_too_large'
+        : status === HttpStatus.UNSUPPORTED_MEDIA_TYPE
+          ? 'unsupported_media_type'
+          : status === HttpStatus.UNAUTHORIZED
+            ? 'unauthorized'
+            : status === HttpStatus.FORBIDDEN
+              ? 'insufficient_scope'
+              : status === HttpStatus.TOO_MANY_REQUESTS
+                ? 'rate_limited'
+                : status >= 500
+                  ? 'internal_error'
+                  : 'invalid_request';
+  const message = status === HttpStatus.NOT_FOUND ? 'No such route' : exception.message;
+  return { status: status >= 500 ? 500 : status, body: { error: message, code }, fault: status >= 500 ? exception : undefined };
+}
+
+/** Maps anything thrown while serving a request to its status and `{ error, code }` body. */
+export function toErrorResponse(exception: unknown): ErrorResponse {
+  if (exception instanceof DomainError) {
+    const body: ErrorBody = exception.details
+      ? { error: exception.message, code: exception.code, details: exception.details }
+      : { error: exception.message, code: exception.code };
+    return { status: HTTP_STATUS_BY_CODE[exception.code], body };
+  }
+  if (exception instanceof HttpException) return fromHttpException(exception);
+  if (isDatabaseUnavailable(exception)) {
+    return { status: 503, body: { error: 'The database is unavailable; retry shortly', code: 'service_unavailable' }, fault: exception };
+  }
+  return { status: 500, body: { error: 'An unexpected error occurred', code: 'internal_error' }, fault: exception };
+}

@@ -1,0 +1,56 @@
+import { Injectable, type NestMiddleware } from '@nestjs/common';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { DomainError, ValidationError } from '../errors/domain-error.js';
+
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: true, type: ['application/json', 'application/*+json'] });
+
+function hasBody(request: Request): boolean {
+  const length = request.headers['content-length'];
+  if (length !== undefined) return length !== '0';
+  return request.headers['transfer-encoding'] !== undefined;
+}
+
+/** The body parser's failures (identified by their `type`) as API errors. */
+function bodyError(error: unknown): unknown {
+  switch ((error as { type?: string }).type) {
+    case 'entity.parse.failed':
+      return new ValidationError('The request body is not valid JSON');
+    case 'entity.too.large':
+      return new DomainError('payload_too_large', 'The request body exceeds the 10 MiB limit');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new DomainError('unsupported_media_type', 'The request body must be UTF-8 JSON');
+    case 'request.aborted':
+    case 'request.size.invalid':
+      return new ValidationError('The request body was incomplete');
+    default:
+      return error;
+  }
+}
+
+/**
+ * JSON bodies only, up to 10 MiB: another media type with a body is 415, malformed JSON 400, too large
+ * 413 (raised here, inside Nest, so the global filter shapes the error).
+ */
+@Injectable()
+export class JsonBodyMiddleware implements NestMiddleware {
+  use(request: Request, response: Response, next: NextFunction): void {
+    if (!hasBody(request)) {
+      request.body = undefined;
+      next();
+      return;
+    }
+    const type = request.headers['content-type'];
+    if (!type || !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
+      next(new DomainError('unsupported_media_type', 'Request bodies must be application/json'));
+      return;
+    }
+    parseJson(request, response, (error?: unknown) => {
+      if (error) return next(bodyError(error));
+      if (Array.isArray(request.body)) return next(new ValidationError('The request body must be a JSON object'));
+      next();
+    });
+  }
+}

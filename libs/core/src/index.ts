@@ -1,0 +1,82 @@
+// The public face of libs/core: apps and other libs import only from here.
+export { AppConfig, type DatabaseConfig, type HttpConfig, type LogLevel } from './config/app-config.js';
+export { ConfigError } from './config/config.error.js';
+export { ConfigModule } from './config/config.module.js';
+export { CoreModule, type CoreModuleOptions } from './core.module.js';
+
+export { ERROR_CODES, type ErrorCode } from './errors/error-code.js';
+export {
+  ConflictError,
+  DomainError,
+  type ErrorDetail,
+  InsufficientScopeError,
+  InvalidCursorError,
+  InvalidStateError,
+  NotFoundError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+  ValidationError,
+} from './errors/domain-error.js';
+export { newId, isId, type IdPrefix } from './ids/id.js';
+export { Clock, SystemClock } from './clock/clock.js';
+
+export { CursorCodec, type CursorPosition, type KeysetMode } from './pagination/cursor-codec.js';
+export {
+  checkPageSize,
+  type CursorPage,
+  DEFAULT_PAGE_SIZE,
+  type KeysetQuery,
+  type KeysetSlice,
+  MAX_PAGE_SIZE,
+  type OffsetPage,
+} from './pagination/page.js';
+export { type CursorRequest, Paginator } from './pagination/paginator.js';
+
+export { Database, type Migration, type OrmEntity, runMigrations } from './database/database.js';
+export { DatabaseModule } from './database/database.module.js';
+export { EmbeddedDatabaseLockedError, EmbeddedPostgres } from './database/embedded-postgres.js';
+export { TransactionHost, UnitOfWork } from './database/transaction.js';
+export { isUniqueViolation, isDatabaseUnavailable } from './database/pg-errors.js';
+export { type KeysetColumns, readKeysetSlice } from './database/keyset.js';
+export { SnakeNamingStrategy } from './database/snake-naming.strategy.js';
+export { TimestampColumn } from './database/columns.js';
+
+export { ALL_JOB_NAMES, JobName, type JobPayloads } from './jobs/job-name.js';
+export { type JobOptions, JobQueue } from './jobs/job-queue.port.js';
+export { type JobContext, JobProcessor, ProcessesJob } from './jobs/job-processor.js';
+export { JobProcessorRegistry, MissingJobProcessorError } from './jobs/job-processor.registry.js';
+export { InlineJobQueue } from './jobs/inline-job-queue.adapter.js';
+
+export { ApiKey, API_KEY_PREFIX } from './auth/domain/api-key.js';
+export { Principal } from './auth/domain/principal.js';
+export { effectiveScopes, isScope, type Scope, SCOPES } from './auth/domain/scope.js';
+export {
+  AuthenticateApiKeyUseCase,
+  type CreatedApiKey,
+  CreateApiKeyUseCase,
+  CreateInitialApiKeyUseCase,
+  ListApiKeysUseCase,
+  RecordKeyUsageUseCase,
+  RevokeApiKeyUseCase,
+} from './auth/application/api-key.use-cases.js';
+export { CurrentPrincipal, Public, RequireScopes, SECURITY_SCHEME } from './auth/http/auth.decorators.js';
+export { AuthGuard } from './auth/http/auth.guard.js';
+export { RouteScopesVerifier, UndeclaredRouteScopeError } from './auth/http/route-scopes.verifier.js';
+
+export { RateLimit, RateLimitGuard } from './rate-limit/rate-limit.guard.js';
+export { RateLimiter, type RateLimitState } from './rate-limit/rate-limiter.port.js';
+export { type RateLimitPolicy, type RateLimitPolicyName, rateLimitPolicies } from './rate-limit/rate-limit.policy.js';
+
+export { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
+export { PruneIdempotencyKeysUseCase } from './idempotency/prune-idempotency-keys.use-case.js';
+
+export { CheckReadinessUseCase, type Readiness } from './health/check-readiness.use-case.js';
+
+export { type ErrorBody, HTTP_STATUS_BY_CODE, toErrorResponse } from './http/error-response.js';
+export { HttpErrorFilter } from './http/http-error.filter.js';
+export { JsonBodyMiddleware, MAX_BODY_BYTES } from './http/json-body.middleware.js';
+export { requestIdOf, requestLogging } from './http/request-logging.js';
+export { createValidationPipe } from './http/validation.js';
+export { createLogger, PinoNestLogger } from './logging/logger.js';
+export { withTimeout } from './util/with-timeout.js';

@@ -1,0 +1,18 @@
+/**
+ * Every job the service runs. Values are stable queue names (persisted in Redis), so never rename one.
+ * The worker refuses to start when a name here has no processor.
+ */
+export enum JobName {
+  /** Moves an API key's lastUsedAt forward (recorded off the request path). */
+  RecordKeyUsage = 'record-key-usage',
+  /** Deletes stored Idempotency-Key responses past their 24 h retention. */
+  PruneIdempotencyKeys = 'prune-idempotency-keys',
+}
+
+/** Payload of each job. Payloads are JSON: dates travel as ISO strings. */
+export interface JobPayloads {
+  [JobName.RecordKeyUsage]: { keyId: string; usedAt: string };
+  [JobName.PruneIdempotencyKeys]: Record<string, never>;
+}
+
+export const ALL_JOB_NAMES: readonly JobName[] = Object.values(JobName);

@@ -1,0 +1,35 @@
+import { applyDecorators, Injectable, SetMetadata } from '@nestjs/common';
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import type { Job } from 'bullmq';
+import type { JobName, JobPayloads } from './job-name.js';
+
+export interface JobContext {
+  readonly jobId: string | undefined;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+}
+
+export const JOB_NAME_METADATA = 'help-center:job-name';
+export const JOB_CONCURRENCY_METADATA = 'help-center:job-concurrency';
+
+/**
+ * Base of every processor: one class per job name, calling one use case. The same instance runs under a
+ * BullMQ worker (REDIS_URL set) or under the in-process queue (embedded mode).
+ */
+export abstract class JobProcessor<N extends JobName = JobName> extends WorkerHost {
+  abstract handle(payload: JobPayloads[N], context: JobContext): Promise<void>;
+
+  override process(job: Job<JobPayloads[N]>): Promise<void> {
+    return this.handle(job.data, { jobId: job.id, attempt: job.attemptsMade + 1 });
+  }
+}
+
+/** Declares the job a processor handles, and how many of them may run at once per process. */
+export function ProcessesJob(name: JobName, { concurrency = 1 }: { concurrency?: number } = {}): ClassDecorator {
+  return applyDecorators(
+    Injectable(),
+    Processor(name, { concurrency }),
+    SetMetadata(JOB_NAME_METADATA, name),
+    SetMetadata(JOB_CONCURRENCY_METADATA, concurrency),
+  );
+}

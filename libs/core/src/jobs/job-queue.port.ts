@@ -1,0 +1,30 @@
+import type { JobName, JobPayloads } from './job-name.js';
+
+export interface JobOptions {
+  /** Deduplicates: a job with an ID that is already waiting or running is not added again. */
+  readonly jobId?: string;
+  readonly delayMs?: number;
+  /** Total attempts including the first (default 3). */
+  readonly attempts?: number;
+  /** Delay before retry n (1-based) in ms; default exponential from 1 s. */
+  readonly backoff?: { readonly type: 'fixed' | 'exponential'; readonly delayMs: number };
+}
+
+/** Port: the only way application code produces jobs. */
+export abstract class JobQueue {
+  abstract add<N extends JobName>(name: N, payload: JobPayloads[N], options?: JobOptions): Promise<void>;
+  /** Runs `name` every `everyMs` (idempotent: processes may all declare the same schedule). */
+  abstract repeat<N extends JobName>(name: N, everyMs: number, payload: JobPayloads[N]): Promise<void>;
+  /** Throws when the queue backend is unreachable (readiness check). */
+  abstract ping(): Promise<void>;
+}
+
+export const DEFAULT_JOB_OPTIONS = {
+  attempts: 3,
+  backoff: { type: 'exponential', delayMs: 1_000 },
+} as const satisfies JobOptions;
+
+/** Delay before retry `attemptsMade` (1 after the first failure), as BullMQ computes it. */
+export function retryDelay(backoff: NonNullable<JobOptions['backoff']>, attemptsMade: number): number {
+  return backoff.type === 'fixed' ? backoff.delayMs : backoff.delayMs * 2 ** (attemptsMade - 1);
+}

@@ -1,0 +1,49 @@
+import { BullModule } from '@nestjs/bullmq';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import type { AppConfig } from '../config/app-config.js';
+import { BullmqJobQueue } from './bullmq-job-queue.adapter.js';
+import { InlineJobQueue } from './inline-job-queue.adapter.js';
+import { ALL_JOB_NAMES } from './job-name.js';
+import { JobQueue } from './job-queue.port.js';
+import { JOBS_OPTIONS, JobProcessorRegistry } from './job-processor.registry.js';
+
+export interface JobsModuleOptions {
+  /**
+   * This process runs jobs (embedded `npm start`, the worker). With REDIS_URL the processors given to the
+   * process become BullMQ workers; without it every process runs its jobs in-process.
+   */
+  readonly runsJobs: boolean;
+}
+
+/** Binds the JobQueue port: BullMQ on Redis when REDIS_URL is set, the in-process queue otherwise. */
+@Module({})
+export class JobsModule {
+  static forRoot(config: AppConfig, options: JobsModuleOptions): DynamicModule {
+    if (config.redis.url) {
+      return {
+        module: JobsModule,
+        global: true,
+        imports: [
+          DiscoveryModule,
+          BullModule.forRoot({ connection: { url: config.redis.url }, prefix: config.redis.prefix }),
+          BullModule.registerQueue(...ALL_JOB_NAMES.map((name) => ({ name }))),
+        ],
+        providers: [
+          { provide: JOBS_OPTIONS, useValue: options },
+          BullmqJobQueue,
+          { provide: JobQueue, useExisting: BullmqJobQueue },
+          JobProcessorRegistry,
+        ],
+        exports: [JobQueue],
+      };
+    }
+    return {
+      module: JobsModule,
+      global: true,
+      imports: [DiscoveryModule],
+      providers: [{ provide: JOBS_OPTIONS, useValue: options }, JobProcessorRegistry, InlineJobQueue, { provide: JobQueue, useExisting: InlineJobQueue }],
+      exports: [JobQueue, InlineJobQueue],
+    };
+  }
+}

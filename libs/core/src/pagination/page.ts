@@ -1,0 +1,42 @@
+import { ValidationError } from '../errors/domain-error.js';
+import type { CursorPosition, KeysetMode } from './cursor-codec.js';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+/** Cursor page envelope of the API (source §2). */
+export interface CursorPage<T> {
+  readonly results: T[];
+  readonly has_more: boolean;
+  readonly next_cursor: string | null;
+}
+
+/** Offset page envelope of the API (source §2). */
+export interface OffsetPage<T> {
+  readonly items: T[];
+  readonly limit: number;
+  readonly offset: number;
+  readonly total: number;
+}
+
+/** What a repository needs to read one keyset page. */
+export interface KeysetQuery {
+  readonly mode: KeysetMode;
+  readonly pageSize: number;
+  /** Position after which to continue, or null for the first page. */
+  readonly after: CursorPosition | null;
+}
+
+/** A page read by a repository: `pageSize` rows plus whether another row followed. */
+export interface KeysetSlice<T> {
+  readonly rows: T[];
+  readonly hasMore: boolean;
+}
+
+export function checkPageSize(value: number | undefined, field = 'page_size'): number {
+  const size = value ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
+    throw ValidationError.field(field, `${field} must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  return size;
+}

@@ -1,0 +1,5 @@
+import type { Migration } from '#core';
+import { Platform1795309200000 } from './1795309200000-platform.js';
+
+/** Every migration, oldest first. A new migration is added here as well as in its file. */
+export const MIGRATIONS: readonly Migration[] = [Platform1795309200000];
