@@ -1,0 +1,68 @@
+/**
+ * Layer rules, checked by `npm run lint:arch` (and in CI):
+ * - domain code imports nothing from Nest, TypeORM, class-validator or class-transformer,
+ *   and from libs/core only its framework-free face (`#core/domain`);
+ * - apps import a lib only through its index (`#core`, `#content`, ...), never its inner files;
+ * - libs never import apps; libs/core imports no domain lib; libs reach each other only through their index.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-framework-free',
+      severity: 'error',
+      comment: 'Domain code must not depend on Nest, TypeORM or class-validator/transformer.',
+      from: { path: '^libs/[^/]+/src/.+/domain/' },
+      to: { path: 'node_modules/(@nestjs|typeorm|class-validator|class-transformer|bullmq|ioredis|pg)/' },
+    },
+    {
+      name: 'domain-uses-framework-free-core',
+      severity: 'error',
+      comment: 'Domain code imports libs/core through #core/domain only.',
+      from: { path: '^libs/[^/]+/src/.+/domain/' },
+      to: { path: '^libs/core/src/', pathNot: '^libs/core/src/(domain\\.ts|errors/|ids/|auth/domain/)' },
+    },
+    {
+      name: 'apps-use-lib-index',
+      severity: 'error',
+      comment: 'Apps import a lib only through its public index.',
+      from: { path: '^apps/' },
+      to: { path: '^libs/[^/]+/src/', pathNot: '^libs/[^/]+/src/(index|domain)\\.ts$' },
+    },
+    {
+      name: 'libs-do-not-import-apps',
+      severity: 'error',
+      from: { path: '^libs/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'core-is-the-bottom-layer',
+      severity: 'error',
+      from: { path: '^libs/core/' },
+      to: { path: '^libs/(?!core/)' },
+    },
+    {
+      name: 'libs-use-other-lib-index',
+      severity: 'error',
+      comment: 'A lib reaches another lib only through its index.',
+      from: { path: '^libs/([^/]+)/' },
+      to: { path: '^libs/[^/]+/src/', pathNot: ['^libs/$1/', '^libs/[^/]+/src/(index|domain)\\.ts$'] },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: { path: '^(apps|libs)/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['source', 'import', 'node', 'default'],
+      extensions: ['.ts', '.js'],
+    },
+    exclude: { path: '(^dist/|\\.spec\\.ts$)' },
+  },
+};

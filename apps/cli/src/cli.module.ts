@@ -1,0 +1,16 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { type AppConfig, CoreModule } from '#core';
+import { MIGRATIONS } from '#migrations';
+
+/** What the CLI needs: configuration, database and API keys. No HTTP, no job processing. */
+@Module({})
+export class CliModule {
+  static forRoot(config: AppConfig, options: { migrate: boolean }): DynamicModule {
+    return {
+      module: CliModule,
+      imports: [
+        CoreModule.forRoot(config, { migrations: MIGRATIONS, migrate: options.migrate, runsJobs: false, attachToRunningEmbedded: true }),
+      ],
+    };
+  }
+}

@@ -1,0 +1,22 @@
+/** Jest 30 in ESM mode (run through `npm test`, which passes --experimental-vm-modules). */
+const common = {
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: {
+    '^#core$': '<rootDir>/libs/core/src/index.ts',
+    '^#core/domain$': '<rootDir>/libs/core/src/domain.ts',
+    '^#content$': '<rootDir>/libs/content/src/index.ts',
+    '^#migrations$': '<rootDir>/migrations/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }] },
+  testEnvironment: 'node',
+};
+
+export default {
+  globalSetup: '<rootDir>/test/setup/global-setup.ts',
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/**/*.int-spec.ts'], testTimeout: 60_000 },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], testTimeout: 60_000 },
+  ],
+};
