@@ -79,7 +79,11 @@ export function setupOpenApi(app: INestApplication, config: AppConfig): OpenAPIO
     .setVersion('1.0.0')
     .setOpenAPIVersion('3.1.0')
     .addServer(config.http.publicUrl)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key: hck_ followed by 40+ characters' }, SECURITY_SCHEME)
+    // bearerFormat set explicitly: addBearerAuth defaults it to "JWT", which these opaque keys are not.
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: 'hck_ API key', description: 'API key: hck_ followed by 40+ characters' },
+      SECURITY_SCHEME,
+    )
     .build();
   const document = completeOperations(
     SwaggerModule.createDocument(app, builder, {

@@ -115,8 +115,9 @@ export class EmbeddedPostgres {
     const owner = this.readInfo();
     if (owner && isAlive(owner.pid)) return owner;
     if (!owner) return { pid: 0, socketDir: '' };
-    // The owner died without releasing the lock (kill -9): take it over.
-    await lockfile.unlock(this.pgDir, options).catch(() => undefined);
+    // The owner died without releasing the lock (kill -9): take it over. (lockfile.unlock only releases a
+    // lock this process holds, so the dead owner's lock directory is removed by hand.)
+    rmSync(this.lockPath, { recursive: true, force: true });
     this.release = await lockfile.lock(this.pgDir, options);
     return undefined;
   }

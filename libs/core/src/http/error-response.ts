@@ -1,4 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
+import { QueryFailedError } from 'typeorm';
 import { DomainError, type ErrorDetail } from '../errors/domain-error.js';
 import type { ErrorCode } from '../errors/error-code.js';
 import { isDatabaseUnavailable } from '../database/pg-errors.js';
@@ -60,6 +61,14 @@ function fromHttpException(exception: HttpException): ErrorResponse {
   return { status: status >= 500 ? 500 : status, body: { error: message, code }, fault: status >= 500 ? exception : undefined };
 }
 
+/**
+ * PostgreSQL refused a text value the client sent: SQLSTATE 22021 is what a NUL character (U+0000) in any
+ * string (body, query or path) gives, as `text` cannot hold it. The client's input, so 400, not a fault.
+ */
+function isUnstorableText(exception: unknown): boolean {
+  return exception instanceof QueryFailedError && (exception.driverError as { code?: string }).code === '22021';
+}
+
 /** Maps anything thrown while serving a request to its status and `{ error, code }` body. */
 export function toErrorResponse(exception: unknown): ErrorResponse {
   if (exception instanceof DomainError) {
@@ -69,6 +78,9 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
     return { status: HTTP_STATUS_BY_CODE[exception.code], body };
   }
   if (exception instanceof HttpException) return fromHttpException(exception);
+  if (isUnstorableText(exception)) {
+    return { status: 400, body: { error: 'Text values must not contain NUL (U+0000) characters', code: 'invalid_request' } };
+  }
   if (isDatabaseUnavailable(exception)) {
     return { status: 503, body: { error: 'The database is unavailable; retry shortly', code: 'service_unavailable' }, fault: exception };
   }

@@ -3,6 +3,11 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { DomainError, ValidationError } from '../errors/domain-error.js';
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/**
+ * Deepest nesting of objects and arrays a body may have. Far beyond any real document, and far below the
+ * depth at which the recursive transformer and validators overflow the stack (a 500 on client input).
+ */
+export const MAX_JSON_DEPTH = 256;
 
 const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: true, type: ['application/json', 'application/*+json'] });
 
@@ -10,6 +15,17 @@ function hasBody(request: Request): boolean {
   const length = request.headers['content-length'];
   if (length !== undefined) return length !== '0';
   return request.headers['transfer-encoding'] !== undefined;
+}
+
+/** Whether `value` nests objects/arrays deeper than `max` levels; iterative, so any depth is safe to check. */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (depth > max) return true;
+    for (const child of Object.values(current as object)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** The body parser's failures (identified by their `type`) as API errors. */
@@ -50,6 +66,9 @@ export class JsonBodyMiddleware implements NestMiddleware {
     parseJson(request, response, (error?: unknown) => {
       if (error) return next(bodyError(error));
       if (Array.isArray(request.body)) return next(new ValidationError('The request body must be a JSON object'));
+      if (nestedDeeperThan(request.body, MAX_JSON_DEPTH)) {
+        return next(new ValidationError(`The request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`));
+      }
       next();
     });
   }

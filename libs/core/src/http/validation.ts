@@ -1,4 +1,4 @@
-import { ValidationPipe } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
 import type { ValidationError as ClassValidatorError } from 'class-validator';
 import { type ErrorDetail, ValidationError } from '../errors/domain-error.js';
 
@@ -10,18 +10,51 @@ function flatten(errors: readonly ClassValidatorError[], parent = ''): ErrorDeta
   });
 }
 
+/**
+ * Keys class-transformer drops without a word (its prototype-pollution guard), at any depth, so
+ * forbidNonWhitelisted never sees them and `{"name":"x","__proto__":{}}` would pass as `{"name":"x"}`.
+ */
+const SILENTLY_DROPPED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor']);
+
+function droppedKeys(value: unknown): ErrorDetail[] {
+  const found: ErrorDetail[] = [];
+  const stack: Array<[unknown, string]> = [[value, '']];
+  while (stack.length > 0) {
+    const [current, path] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    for (const [key, child] of Object.entries(current)) {
+      const field = path ? `${path}.${key}` : key;
+      if (SILENTLY_DROPPED_KEYS.has(key)) found.push({ field, message: `property ${key} should not exist` });
+      else stack.push([child, field]);
+    }
+  }
+  return found;
+}
+
+function toValidationError(details: ErrorDetail[]): ValidationError {
+  const summary = details.length > 0 ? details.map((detail) => detail.message).join('; ') : 'Invalid request';
+  return new ValidationError(summary, details);
+}
+
+/** Unknown fields are rejected (CONTRACT §1), including the ones class-transformer would drop silently. */
+class StrictValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if ((metadata.type === 'body' || metadata.type === 'query') && metadata.metatype && this.toValidate(metadata)) {
+      const details = droppedKeys(value);
+      if (details.length > 0) throw toValidationError(details);
+    }
+    return super.transform(value, metadata);
+  }
+}
+
 /** Whitelist, reject unknown fields, transform to DTO classes; failures are 400 invalid_request with details. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new StrictValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
     validationError: { target: false, value: false },
-    exceptionFactory: (errors) => {
-      const details = flatten(errors);
-      const summary = details.length > 0 ? details.map((detail) => detail.message).join('; ') : 'Invalid request';
-      return new ValidationError(summary, details);
-    },
+    exceptionFactory: (errors) => toValidationError(flatten(errors)),
   });
 }

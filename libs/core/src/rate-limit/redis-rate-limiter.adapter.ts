@@ -27,6 +27,9 @@ export class RedisRateLimiter extends RateLimiter implements OnApplicationShutdo
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       connectTimeout: 2_000,
+      // A Redis that stops answering on an open connection (a network partition) must fail open too,
+      // not hold every request until TCP gives up.
+      commandTimeout: 1_000,
     });
     this.redis.on('error', () => undefined);
     this.redis.connect().catch(() => undefined);

@@ -3,6 +3,10 @@ import { IsIn, IsOptional, IsString, Length, Matches, MaxLength, ValidateIf } fr
 import { SHORT_ID_PATTERN, TRANSLATION_STATUSES, type TranslationStatus } from '#content';
 import { CursorPageQuery } from '../../common/pagination.request.js';
 
+// Omitted means unchanged, but null is not a value of these fields: IsOptional would let null through to the
+// domain and the database (a 500), so only undefined skips validation.
+const unlessOmitted = () => ValidateIf((_, value) => value !== undefined);
+
 const SHORT_ID_MESSAGE = 'shortId must be 2-64 lowercase letters, digits or dashes, starting with a letter or digit';
 
 export class CreateCollectionRequest {
@@ -39,7 +43,7 @@ export class CreateCollectionRequest {
 
 export class UpdateCollectionRequest {
   @ApiPropertyOptional({ minLength: 1, maxLength: 255 })
-  @IsOptional()
+  @unlessOmitted()
   @IsString()
   @Length(1, 255)
   title?: string;
@@ -52,7 +56,7 @@ export class UpdateCollectionRequest {
   subtitle?: string | null;
 
   @ApiPropertyOptional({ pattern: SHORT_ID_PATTERN.source, description: '409 when taken' })
-  @IsOptional()
+  @unlessOmitted()
   @IsString()
   @Matches(SHORT_ID_PATTERN, { message: SHORT_ID_MESSAGE })
   shortId?: string;

@@ -33,7 +33,8 @@ export class CollectionPlacement {
       return { sectionId: parent.sectionId, parentCollectionId: parentId };
     }
     const sectionId = request.sectionId ?? null;
-    if (sectionId !== null && !(await this.sections.findById(sectionId))) {
+    // Locked, as DeleteSectionUseCase locks it: a section cannot be deleted while a collection is placed into it.
+    if (sectionId !== null && !(await this.sections.findById(sectionId, { forUpdate: true }))) {
       throw ValidationError.field('section_id', `Section ${sectionId} does not exist`);
     }
     return { sectionId, parentCollectionId: null };

@@ -5,9 +5,17 @@ export interface CollectionFilter {
   readonly sectionId?: string;
 }
 
+export interface FindOptions {
+  /**
+   * Lock the row until the current transaction ends. A write reads, changes and saves the whole collection with
+   * its translations, so concurrent writers of one collection must take turns or they overwrite each other.
+   */
+  readonly forUpdate?: boolean;
+}
+
 /** Port: collections with their translations. */
 export abstract class CollectionRepository {
-  abstract findById(id: string): Promise<Collection | null>;
+  abstract findById(id: string, options?: FindOptions): Promise<Collection | null>;
   /** Keyset page, newest first: (createdAt, id) descending. */
   abstract list(query: KeysetQuery, filter: CollectionFilter): Promise<KeysetSlice<Collection>>;
   abstract shortIdExists(shortId: string): Promise<boolean>;

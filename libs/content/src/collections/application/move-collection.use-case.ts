@@ -31,7 +31,8 @@ export class MoveCollectionUseCase {
     }
     return this.unitOfWork.run(async () => {
       await this.collections.lockTree();
-      const collection = await this.getCollection.execute(id);
+      // Locked: the save writes every field and translation back, which must not undo a concurrent PATCH or PUT.
+      const collection = await this.getCollection.execute(id, { forUpdate: true });
       let parentCollectionId = command.parentCollectionId === undefined ? collection.parentCollectionId : command.parentCollectionId;
       let sectionId = command.sectionId;
       // A new section alone takes a nested collection out of its parent: a child lives in its parent's section.

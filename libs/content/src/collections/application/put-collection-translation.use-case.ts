@@ -26,7 +26,8 @@ export class PutCollectionTranslationUseCase {
   async execute(id: string, language: string, command: PutCollectionTranslationCommand): Promise<{ translation: CollectionTranslation; created: boolean }> {
     (await this.helpdesk.get()).assertTranslationLanguage(language);
     return this.unitOfWork.run(async () => {
-      const collection = await this.getCollection.execute(id);
+      // Locked, so a concurrent PUT of the same language sees this one's translation and replaces it (one id, one 201).
+      const collection = await this.getCollection.execute(id, { forUpdate: true });
       const result = collection.putTranslation(
         language,
         { title: command.title, subtitle: command.subtitle ?? null, status: command.status ?? 'published' },

@@ -21,7 +21,8 @@ export class UpdateCollectionUseCase {
 
   execute(id: string, command: UpdateCollectionCommand): Promise<Collection> {
     return this.unitOfWork.run(async () => {
-      const collection = await this.getCollection.execute(id);
+      // Locked: the save writes every field and translation back, which must not undo a concurrent write.
+      const collection = await this.getCollection.execute(id, { forUpdate: true });
       collection.update(command, this.clock.now());
       await this.collections.update(collection);
       return collection;

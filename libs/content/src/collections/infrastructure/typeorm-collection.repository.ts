@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { ConflictError, isUniqueViolation, type KeysetQuery, type KeysetSlice, readKeysetSlice, TransactionHost } from '#core';
-import { type CollectionFilter, CollectionRepository } from '../application/collection.repository.js';
+import { type CollectionFilter, CollectionRepository, type FindOptions } from '../application/collection.repository.js';
 import { Collection, type CollectionTranslation } from '../domain/collection.js';
 import { CollectionOrmEntity, CollectionTranslationOrmEntity } from './collection.orm-entity.js';
 
@@ -21,8 +21,8 @@ export class TypeOrmCollectionRepository extends CollectionRepository {
     return this.tx.manager.getRepository(CollectionTranslationOrmEntity);
   }
 
-  async findById(id: string): Promise<Collection | null> {
-    const row = await this.collections.findOneBy({ id });
+  async findById(id: string, options: FindOptions = {}): Promise<Collection | null> {
+    const row = await this.collections.findOne({ where: { id }, ...(options.forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
     return row ? (await this.hydrate([row]))[0]! : null;
   }
 

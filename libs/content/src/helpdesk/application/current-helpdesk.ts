@@ -7,8 +7,8 @@ import { HelpdeskRepository } from './helpdesk.repository.js';
 export class CurrentHelpdesk {
   constructor(private readonly helpdesks: HelpdeskRepository) {}
 
-  async get(): Promise<Helpdesk> {
-    const helpdesk = await this.helpdesks.find();
+  async get(options?: { forUpdate?: boolean }): Promise<Helpdesk> {
+    const helpdesk = await this.helpdesks.find(options);
     if (!helpdesk) throw new Error('The helpdesk has not been created; start-up should have created it');
     return helpdesk;
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '#core';
+import { Clock, UnitOfWork } from '#core';
 import type { Helpdesk } from '../domain/helpdesk.js';
 import { CurrentHelpdesk } from './current-helpdesk.js';
 import { HelpdeskRepository } from './helpdesk.repository.js';
@@ -14,13 +14,17 @@ export class UpdateHelpdeskUseCase {
   constructor(
     private readonly current: CurrentHelpdesk,
     private readonly helpdesks: HelpdeskRepository,
+    private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
-  async execute(command: UpdateHelpdeskCommand): Promise<Helpdesk> {
-    const helpdesk = await this.current.get();
-    helpdesk.update(command, this.clock.now());
-    await this.helpdesks.update(helpdesk);
-    return helpdesk;
+  execute(command: UpdateHelpdeskCommand): Promise<Helpdesk> {
+    return this.unitOfWork.run(async () => {
+      // Locked: the save writes name and languages back, which must not undo a concurrent PATCH of the other one.
+      const helpdesk = await this.current.get({ forUpdate: true });
+      helpdesk.update(command, this.clock.now());
+      await this.helpdesks.update(helpdesk);
+      return helpdesk;
+    });
   }
 }

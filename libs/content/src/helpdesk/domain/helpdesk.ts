@@ -57,19 +57,20 @@ export class Helpdesk {
   }
 
   update(changes: { name?: string; languages?: readonly string[] }, at: Date): void {
-    if (changes.name !== undefined) {
-      const name = changes.name.trim();
-      if (name.length === 0) throw ValidationError.field('name', 'name must not be empty');
-      this.props.name = name;
-    }
+    // Everything is checked before anything is applied: a refused update leaves the helpdesk as it was.
+    const name = changes.name?.trim();
+    if (name !== undefined && name.length === 0) throw ValidationError.field('name', 'name must not be empty');
+    let languages: string[] | undefined;
     if (changes.languages !== undefined) {
-      const languages = Helpdesk.checkLanguages(changes.languages);
+      languages = Helpdesk.checkLanguages(changes.languages);
       if (!languages.includes(this.props.defaultLanguage)) {
         throw ValidationError.field('languages', `languages must include the default language ${this.props.defaultLanguage}`);
       }
       // The default language stays first.
-      this.props.languages = [this.props.defaultLanguage, ...languages.filter((l) => l !== this.props.defaultLanguage)];
+      languages = [this.props.defaultLanguage, ...languages.filter((l) => l !== this.props.defaultLanguage)];
     }
+    if (name !== undefined) this.props.name = name;
+    if (languages !== undefined) this.props.languages = languages;
     this.props.updatedAt = at;
   }
 

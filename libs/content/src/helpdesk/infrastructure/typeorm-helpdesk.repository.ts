@@ -14,8 +14,8 @@ export class TypeOrmHelpdeskRepository extends HelpdeskRepository {
     return this.tx.manager.getRepository(HelpdeskOrmEntity);
   }
 
-  async find(): Promise<Helpdesk | null> {
-    const [row] = await this.repo.find({ take: 1 });
+  async find(options: { forUpdate?: boolean } = {}): Promise<Helpdesk | null> {
+    const [row] = await this.repo.find({ take: 1, ...(options.forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
     return row ? new Helpdesk({ ...row }) : null;
   }
 

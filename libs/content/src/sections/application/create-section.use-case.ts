@@ -27,6 +27,8 @@ export class CreateSectionUseCase {
       const position = command.position ?? (await this.sections.nextPosition());
       const section = Section.create({ helpdeskId: helpdesk.id, name: command.name, position }, now);
       if (command.isDefault) {
+        // Serialised: two concurrent new defaults would each clear the old one and collide on the one-default index.
+        await this.sections.lockDefault();
         const previous = await this.sections.findDefault();
         if (previous) {
           previous.clearDefault(now);

@@ -14,7 +14,8 @@ export class DeleteSectionUseCase {
 
   execute(id: string): Promise<void> {
     return this.unitOfWork.run(async () => {
-      const section = await this.getSection.execute(id);
+      // Locked: it must not become the default, or gain a collection, between the check and the delete.
+      const section = await this.getSection.execute(id, { forUpdate: true });
       section.assertDeletable({ collections: await this.sections.countCollections(id) });
       await this.sections.delete(id);
     });

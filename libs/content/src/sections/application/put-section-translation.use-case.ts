@@ -25,7 +25,8 @@ export class PutSectionTranslationUseCase {
   async execute(id: string, language: string, command: PutSectionTranslationCommand): Promise<{ translation: SectionTranslation; created: boolean }> {
     (await this.helpdesk.get()).assertTranslationLanguage(language);
     return this.unitOfWork.run(async () => {
-      const section = await this.getSection.execute(id);
+      // Locked, so a concurrent PUT of the same language sees this one's translation and replaces it (one id, one 201).
+      const section = await this.getSection.execute(id, { forUpdate: true });
       const result = section.putTranslation(language, { name: command.name, status: command.status ?? 'published' }, this.clock.now());
       await this.sections.update(section);
       return result;

@@ -1,10 +1,20 @@
 import type { KeysetQuery, KeysetSlice } from '#core';
 import type { Section } from '../domain/section.js';
 
+export interface FindOptions {
+  /**
+   * Lock the row until the current transaction ends. A write reads, changes and saves the whole section with
+   * its translations, so concurrent writers of one section must take turns or they overwrite each other.
+   */
+  readonly forUpdate?: boolean;
+}
+
 /** Port: sections with their translations. */
 export abstract class SectionRepository {
-  abstract findById(id: string): Promise<Section | null>;
+  abstract findById(id: string, options?: FindOptions): Promise<Section | null>;
   abstract findDefault(): Promise<Section | null>;
+  /** Serialises changes of the default section until the current transaction ends (exactly one default, even under concurrency). */
+  abstract lockDefault(): Promise<void>;
   /** Keyset page ordered by (position, id). */
   abstract list(query: KeysetQuery): Promise<KeysetSlice<Section>>;
   abstract nextPosition(): Promise<number>;

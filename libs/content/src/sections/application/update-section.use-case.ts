@@ -22,7 +22,10 @@ export class UpdateSectionUseCase {
 
   execute(id: string, command: UpdateSectionCommand): Promise<Section> {
     return this.unitOfWork.run(async () => {
-      const section = await this.getSection.execute(id);
+      // The default lock first (then rows), the same order as every other default change, so two cannot deadlock;
+      // without it two concurrent switches both clear the old default and collide on the one-default index (500).
+      if (command.isDefault === true) await this.sections.lockDefault();
+      const section = await this.getSection.execute(id, { forUpdate: true });
       const now = this.clock.now();
       if (command.isDefault === true && !section.isDefault) {
         const previous = await this.sections.findDefault();

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { type KeysetQuery, type KeysetSlice, readKeysetSlice, TransactionHost } from '#core';
-import { SectionRepository } from '../application/section.repository.js';
+import { type FindOptions, SectionRepository } from '../application/section.repository.js';
 import { Section, type SectionTranslation } from '../domain/section.js';
 import { SectionOrmEntity, SectionTranslationOrmEntity } from './section.orm-entity.js';
+
+const DEFAULT_SECTION_LOCK_ID = 724_311_102;
 
 @Injectable()
 export class TypeOrmSectionRepository extends SectionRepository {
@@ -19,14 +21,18 @@ export class TypeOrmSectionRepository extends SectionRepository {
     return this.tx.manager.getRepository(SectionTranslationOrmEntity);
   }
 
-  async findById(id: string): Promise<Section | null> {
-    const row = await this.sections.findOneBy({ id });
+  async findById(id: string, options: FindOptions = {}): Promise<Section | null> {
+    const row = await this.sections.findOne({ where: { id }, ...(options.forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
     return row ? (await this.hydrate([row]))[0]! : null;
   }
 
   async findDefault(): Promise<Section | null> {
     const row = await this.sections.findOneBy({ isDefault: true });
     return row ? (await this.hydrate([row]))[0]! : null;
+  }
+
+  async lockDefault(): Promise<void> {
+    await this.tx.manager.query('SELECT pg_advisory_xact_lock($1)', [DEFAULT_SECTION_LOCK_ID]);
   }
 
   async list(query: KeysetQuery): Promise<KeysetSlice<Section>> {

@@ -14,9 +14,8 @@ export class AuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_METADATA, targets)) return true;
-    const scopes = this.reflector.getAllAndOverride<Scope[] | undefined>(SCOPES_METADATA, targets);
+    const scopes = this.declaredScopes([context.getHandler(), context.getClass()]);
+    if (scopes === 'public') return true;
     // Unreachable for routes (the app does not boot with an undeclared route); deny rather than allow.
     if (!scopes) return false;
     const request = context.switchToHttp().getRequest<Request & AuthenticatedRequest>();
@@ -24,6 +23,20 @@ export class AuthGuard implements CanActivate {
     request.principal = principal;
     for (const scope of scopes) principal.require(scope);
     return true;
+  }
+
+  /**
+   * The nearest declaration wins: the method's own @RequireScopes or @Public, else its controller's.
+   * (Looking up each marker across both levels separately let a @Public controller open a method that
+   * requires scopes.)
+   */
+  private declaredScopes(targets: ReadonlyArray<Parameters<Reflector['get']>[1]>): Scope[] | 'public' | undefined {
+    for (const target of targets) {
+      const scopes = this.reflector.get<Scope[] | undefined>(SCOPES_METADATA, target);
+      if (scopes) return scopes;
+      if (this.reflector.get<boolean | undefined>(PUBLIC_METADATA, target)) return 'public';
+    }
+    return undefined;
   }
 }
 

@@ -1,0 +1,168 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { rssMiB, startProcess } from './processes.js';
+
+/**
+ * `npm run bench`: measures, in one run and on this machine,
+ *  1. GET /v1/collections?page_size=100 on the service (PostgreSQL) against a bare node:http + pg server
+ *     answering the same rows, as requests/s, p50/p99 and their ratio (target ≥ 0.5);
+ *  2. embedded start-up: first start with initdb (target < 5 s), warm start (target < 2 s), idle RSS.
+ */
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const COLLECTIONS = Number(process.env.BENCH_COLLECTIONS ?? 1000);
+const API = join(root, 'dist/apps/api/src/main.js');
+const CLI = join(root, 'dist/apps/cli/src/main.js');
+const BARE = join(here, 'bare-server.js');
+const READY = /listening on (http:\/\/\S+)/i;
+
+function databaseUrl(name: string): string {
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function recreateDatabase(name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return databaseUrl(name);
+}
+
+async function call(base: string, key: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+async function seed(base: string, key: string): Promise<void> {
+  await call(base, key, 'PATCH', '/v1/helpdesk', { languages: ['en', 'fr', 'de'] });
+  const ids: string[] = [];
+  for (let batch = 0; batch < COLLECTIONS; batch += 20) {
+    const created = await Promise.all(
+      Array.from({ length: Math.min(20, COLLECTIONS - batch) }, (_, i) =>
+        call(base, key, 'POST', '/v1/collections', { title: `Collection ${batch + i}`, subtitle: `All about topic ${batch + i}` }),
+      ),
+    );
+    ids.push(...created.map((c) => (c as { id: string }).id));
+  }
+  // A third of them translated into two languages, so the page carries nested translations too.
+  for (const id of ids.filter((_, i) => i % 3 === 0)) {
+    await call(base, key, 'PUT', `/v1/collections/${id}/translations/fr`, { title: 'Collection (fr)', subtitle: 'Sujet' });
+    await call(base, key, 'PUT', `/v1/collections/${id}/translations/de`, { title: 'Sammlung', subtitle: null });
+  }
+}
+
+interface Load {
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly errors: number;
+}
+
+async function load(url: string, headers: Record<string, string>, duration: number): Promise<Load> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration, headers });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+function row(name: string, l: Load): string {
+  return `  ${name.padEnd(28)} ${l.rps.toFixed(0).padStart(7)} req/s   p50 ${String(l.p50).padStart(4)} ms   p99 ${String(l.p99).padStart(4)} ms   errors ${l.errors}`;
+}
+
+async function benchCollections(): Promise<{ ratio: number }> {
+  const url = await recreateDatabase('hc_bench');
+  const dataDir = mkdtempSync(join(tmpdir(), 'hc-bench-'));
+  const env = {
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    APP_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
+    // The benchmark measures throughput, not the per-key limit.
+    RATE_LIMIT_REQUESTS_PER_MINUTE: '1000000000',
+    REDIS_URL: '',
+  };
+  const api = await startProcess(API, [], env, READY);
+  const base = api.match[1]!.replace('//localhost:', '//127.0.0.1:');
+  try {
+    const created = execFileSync(process.execPath, [CLI, 'api-keys', 'create', '--name', 'bench', '--scopes', 'content:read,content:write', '--json'], {
+      env: { ...process.env, ...env },
+    }).toString();
+    const key = (JSON.parse(created) as { key: string }).key;
+    process.stdout.write(`Seeding ${COLLECTIONS} collections…\n`);
+    await seed(base, key);
+    const path = '/v1/collections?page_size=100';
+    const bare = await startProcess(BARE, [], { DATABASE_URL: url, PORT: '0' }, /listening on (\d+)/);
+    const bareUrl = `http://127.0.0.1:${bare.match[1]}${path}`;
+    try {
+      const ours = (await call(base, key, 'GET', path)) as { results: unknown[] };
+      const theirs = (await (await fetch(bareUrl)).json()) as { results: unknown[] };
+      if (ours.results.length !== theirs.results.length) throw new Error('The baseline returns a different page');
+      const headers = { authorization: `Bearer ${key}` };
+      await load(`${base}${path}`, headers, 2);
+      await load(bareUrl, {}, 2);
+      const service = await load(`${base}${path}`, headers, DURATION);
+      const baseline = await load(bareUrl, {}, DURATION);
+      const ratio = service.rps / baseline.rps;
+      process.stdout.write(`\nGET ${path}  (${COLLECTIONS} collections, ${CONNECTIONS} connections, ${DURATION} s each)\n`);
+      process.stdout.write(`${row('service (NestJS, PostgreSQL)', service)}\n${row('bare node:http + pg', baseline)}\n`);
+      process.stdout.write(`  ratio service/bare: ${ratio.toFixed(2)}  (target >= 0.5: ${ratio >= 0.5 ? 'met' : 'MISSED'})\n`);
+      return { ratio };
+    } finally {
+      await bare.stop();
+    }
+  } finally {
+    await api.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function benchEmbeddedStart(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'hc-bench-embedded-'));
+  const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' };
+  try {
+    const first = await startProcess(API, [], env, READY);
+    await first.stop();
+    const warm = await startProcess(API, [], env, READY);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const rss = rssMiB(warm.child.pid!);
+    await warm.stop();
+    process.stdout.write('\nEmbedded mode (PGlite)\n');
+    process.stdout.write(`  first start, with initdb: ${first.readyAfterMs.toFixed(0)} ms  (target < 5000: ${first.readyAfterMs < 5000 ? 'met' : 'MISSED'})\n`);
+    process.stdout.write(`  warm start:               ${warm.readyAfterMs.toFixed(0)} ms  (target < 2000: ${warm.readyAfterMs < 2000 ? 'met' : 'MISSED'})\n`);
+    process.stdout.write(`  idle RSS after warm start: ${rss} MiB\n`);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const only = process.argv[2];
+  if (!only || only === 'collections') await benchCollections();
+  if (!only || only === 'embedded') await benchEmbeddedStart();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Benchmark failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,355 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AppConfig } from './app-config.js';
+import { ConfigError } from './config.error.js';
+import { type Env, readBool, readEnum, readInt, readIntList, readList, readString, readUrl } from './env-readers.js';
+
+const SECRET = 'x'.repeat(32);
+
+/** Runs `fn` and returns the ConfigError it throws (fails the test when it throws anything else or nothing). */
+function configErrorOf(fn: () => unknown): ConfigError {
+  let thrown: unknown;
+  try {
+    fn();
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown).toBeInstanceOf(ConfigError);
+  return thrown as ConfigError;
+}
+
+function expectConfigError(fn: () => unknown, variable: string): ConfigError {
+  const error = configErrorOf(fn);
+  expect(error.variable).toBe(variable);
+  expect(error.name).toBe('ConfigError');
+  // The message alone (what start-up prints) names the variable.
+  expect(error.message).toContain(variable);
+  return error;
+}
+
+describe('AppConfig.fromEnv', () => {
+  let dataDir: string;
+  let tempRoot: string;
+
+  beforeEach(() => {
+    tempRoot = mkdtempSync(join(tmpdir(), 'hc-config-'));
+    dataDir = join(tempRoot, 'data');
+  });
+
+  afterEach(() => {
+    rmSync(tempRoot, { recursive: true, force: true });
+  });
+
+  /** An environment with only the data directory pointed at the temp dir (plus the given variables). */
+  const env = (vars: Env = {}): Env => ({ DATA_DIR: dataDir, APP_SECRET: SECRET, ...vars });
+  const load = (vars: Env = {}): AppConfig => AppConfig.fromEnv(env(vars));
+
+  describe('defaults', () => {
+    it('applies every documented default when nothing is set', () => {
+      const config = load();
+      expect(config.dataDir).toBe(dataDir);
+      expect(config.http).toEqual({
+        host: '0.0.0.0',
+        port: 3000,
+        publicUrl: 'http://localhost:3000',
+        staticUrl: 'http://localhost:3000/static',
+      });
+      expect(config.database).toEqual({ url: null, poolSize: 10 });
+      expect(config.embedded).toBe(true);
+      expect(config.redis).toEqual({ url: null, prefix: 'hc' });
+      expect(config.rateLimits).toEqual({ requestsPerMinute: 600, createArticlesPerHour: 60, publicFeedbackPerMinute: 10 });
+      expect(config.helpdesk.languages).toEqual(['en']);
+      expect(config.logLevel).toBe('info');
+    });
+
+    it('treats empty and blank variables as unset', () => {
+      const config = load({
+        PORT: '',
+        PUBLIC_URL: '   ',
+        STATIC_URL: '',
+        DATABASE_URL: ' ',
+        REDIS_URL: '',
+        REDIS_PREFIX: '',
+        HELPDESK_LANGUAGES: '  ',
+        LOG_LEVEL: '',
+        RATE_LIMIT_REQUESTS_PER_MINUTE: '',
+      });
+      expect(config.http.port).toBe(3000);
+      expect(config.http.publicUrl).toBe('http://localhost:3000');
+      expect(config.database.url).toBeNull();
+      expect(config.redis).toEqual({ url: null, prefix: 'hc' });
+      expect(config.helpdesk.languages).toEqual(['en']);
+      expect(config.logLevel).toBe('info');
+      expect(config.rateLimits.requestsPerMinute).toBe(600);
+    });
+
+    it('derives PUBLIC_URL from PORT, and STATIC_URL from PUBLIC_URL', () => {
+      const config = load({ PORT: '8080' });
+      expect(config.http.port).toBe(8080);
+      expect(config.http.publicUrl).toBe('http://localhost:8080');
+      expect(config.http.staticUrl).toBe('http://localhost:8080/static');
+    });
+
+    it('uses the default data directory ./data resolved to an absolute path', () => {
+      const config = AppConfig.fromEnv({ APP_SECRET: SECRET });
+      expect(config.dataDir).toBe(join(process.cwd(), 'data'));
+    });
+  });
+
+  describe('explicit values', () => {
+    it('reads PORT, HOST and the rate limits', () => {
+      const config = load({
+        PORT: ' 4000 ',
+        HOST: '127.0.0.1',
+        RATE_LIMIT_REQUESTS_PER_MINUTE: '1200',
+        RATE_LIMIT_CREATE_ARTICLES_PER_HOUR: '5',
+        RATE_LIMIT_PUBLIC_FEEDBACK_PER_MINUTE: '1',
+        DATABASE_POOL_SIZE: '25',
+      });
+      expect(config.http.port).toBe(4000);
+      expect(config.http.host).toBe('127.0.0.1');
+      expect(config.rateLimits).toEqual({ requestsPerMinute: 1200, createArticlesPerHour: 5, publicFeedbackPerMinute: 1 });
+      expect(config.database.poolSize).toBe(25);
+    });
+
+    it('accepts the PORT bounds 0 and 65535', () => {
+      expect(load({ PORT: '65535' }).http.port).toBe(65535);
+      expect(load({ PORT: '0' }).http.port).toBe(0);
+    });
+
+    it('takes PUBLIC_URL without its trailing slash and derives STATIC_URL from it', () => {
+      const config = load({ PORT: '9999', PUBLIC_URL: 'https://help.example.com/' });
+      expect(config.http.publicUrl).toBe('https://help.example.com');
+      expect(config.http.staticUrl).toBe('https://help.example.com/static');
+    });
+
+    it('keeps a path prefix of PUBLIC_URL', () => {
+      const config = load({ PUBLIC_URL: 'https://example.com/help-center//' });
+      expect(config.http.publicUrl).toBe('https://example.com/help-center');
+      expect(config.http.staticUrl).toBe('https://example.com/help-center/static');
+    });
+
+    it('takes STATIC_URL as given (without trailing slash), independent of PUBLIC_URL', () => {
+      const config = load({ PUBLIC_URL: 'https://example.com', STATIC_URL: 'https://cdn.example.net/assets/' });
+      expect(config.http.publicUrl).toBe('https://example.com');
+      expect(config.http.staticUrl).toBe('https://cdn.example.net/assets');
+    });
+
+    it('reads DATABASE_URL (postgres: and postgresql:) and leaves embedded mode', () => {
+      const config = load({ DATABASE_URL: 'postgres://user:pw@db.internal:5432/help' });
+      expect(config.database.url).toBe('postgres://user:pw@db.internal:5432/help');
+      expect(config.embedded).toBe(false);
+      expect(load({ DATABASE_URL: 'postgresql://db/help' }).database.url).toBe('postgresql://db/help');
+    });
+
+    it('reads REDIS_URL (redis: and rediss:) and REDIS_PREFIX', () => {
+      expect(load({ REDIS_URL: 'redis://cache:6379/2', REDIS_PREFIX: 'hc-prod:eu_1.a' }).redis).toEqual({
+        url: 'redis://cache:6379/2',
+        prefix: 'hc-prod:eu_1.a',
+      });
+      expect(load({ REDIS_URL: 'rediss://user:pw@cache:6380' }).redis.url).toBe('rediss://user:pw@cache:6380');
+    });
+
+    it('accepts a REDIS_PREFIX of exactly 64 characters', () => {
+      expect(load({ REDIS_PREFIX: 'a'.repeat(64) }).redis.prefix).toBe('a'.repeat(64));
+    });
+
+    it('splits HELPDESK_LANGUAGES on commas, trimming items and dropping empty ones; the first is the default', () => {
+      expect(load({ HELPDESK_LANGUAGES: ' pt-BR , en,,fr ' }).helpdesk.languages).toEqual(['pt-BR', 'en', 'fr']);
+      expect(load({ HELPDESK_LANGUAGES: 'zh-Hant-TW' }).helpdesk.languages).toEqual(['zh-Hant-TW']);
+      expect(load({ HELPDESK_LANGUAGES: 'fil' }).helpdesk.languages).toEqual(['fil']);
+    });
+
+    it.each(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])('accepts LOG_LEVEL=%s', (level) => {
+      expect(load({ LOG_LEVEL: level }).logLevel).toBe(level);
+    });
+
+    it('uses APP_SECRET when set (32 characters or more) and writes no secret file', () => {
+      const config = load({ APP_SECRET: ` ${'s'.repeat(40)} ` });
+      expect(config.appSecret).toBe('s'.repeat(40));
+      expect(config.appSecretFromFile).toBe(false);
+      expect(() => statSync(join(dataDir, 'app-secret'))).toThrow();
+    });
+
+    it('accepts an APP_SECRET of exactly 32 characters', () => {
+      expect(load({ APP_SECRET: 'k'.repeat(32) }).appSecret).toBe('k'.repeat(32));
+    });
+  });
+
+  describe('invalid values stop start-up with a ConfigError naming the variable', () => {
+    it.each(['abc', '3000.5', '-1', '65536', '70000', '1e3', '0x50', '30 00'])('PORT=%j', (value) => {
+      expectConfigError(() => load({ PORT: value }), 'PORT');
+    });
+
+    it.each([
+      ['PUBLIC_URL', 'not a url'],
+      ['PUBLIC_URL', 'ftp://example.com'],
+      ['PUBLIC_URL', 'localhost:3000'],
+      ['STATIC_URL', '/static'],
+      ['STATIC_URL', 'file:///var/www'],
+      ['DATABASE_URL', 'mysql://user@db/help'],
+      ['DATABASE_URL', 'http://db:5432/help'],
+      ['DATABASE_URL', 'db.internal:5432'],
+      ['DATABASE_URL', 'not a url'],
+      ['REDIS_URL', 'http://cache:6379'],
+      ['REDIS_URL', 'memcached://cache'],
+      ['REDIS_URL', 'cache:6379'],
+      ['REDIS_URL', 'garbage'],
+    ])('%s=%j', (variable, value) => {
+      expectConfigError(() => load({ [variable]: value }), variable);
+    });
+
+    it('names the accepted schemes for a URL with the wrong scheme', () => {
+      const error = expectConfigError(() => load({ DATABASE_URL: 'mysql://db/help' }), 'DATABASE_URL');
+      expect(error.message).toMatch(/postgres:/);
+      expect(error.message).toMatch(/mysql:/);
+    });
+
+    it.each(['short', 'x'.repeat(31)])('APP_SECRET=%j (under 32 characters)', (value) => {
+      const error = expectConfigError(() => load({ APP_SECRET: value }), 'APP_SECRET');
+      // The message must not echo the (partial) secret back into logs.
+      expect(error.message).not.toContain(value);
+    });
+
+    it.each(['english', 'EN', 'en,FR', 'en_US', 'e', 'en-', '1', 'en,pt BR', ','])('HELPDESK_LANGUAGES=%j', (value) => {
+      expectConfigError(() => load({ HELPDESK_LANGUAGES: value }), 'HELPDESK_LANGUAGES');
+    });
+
+    it.each(['has space', 'slash/prefix', 'brace{x}', 'ümlaut', 'a'.repeat(65), '*'])('REDIS_PREFIX=%j', (value) => {
+      expectConfigError(() => load({ REDIS_PREFIX: value }), 'REDIS_PREFIX');
+    });
+
+    it.each(['verbose', 'INFO', 'warning', '3'])('LOG_LEVEL=%j', (value) => {
+      const error = expectConfigError(() => load({ LOG_LEVEL: value }), 'LOG_LEVEL');
+      expect(error.message).toContain('info');
+    });
+
+    it.each([
+      ['RATE_LIMIT_REQUESTS_PER_MINUTE', '0'],
+      ['RATE_LIMIT_REQUESTS_PER_MINUTE', 'many'],
+      ['RATE_LIMIT_REQUESTS_PER_MINUTE', '-5'],
+      ['RATE_LIMIT_CREATE_ARTICLES_PER_HOUR', '0'],
+      ['RATE_LIMIT_CREATE_ARTICLES_PER_HOUR', '1.5'],
+      ['RATE_LIMIT_PUBLIC_FEEDBACK_PER_MINUTE', '0'],
+      ['RATE_LIMIT_PUBLIC_FEEDBACK_PER_MINUTE', 'ten'],
+      ['DATABASE_POOL_SIZE', '0'],
+      ['DATABASE_POOL_SIZE', '201'],
+    ])('%s=%j', (variable, value) => {
+      expectConfigError(() => load({ [variable]: value }), variable);
+    });
+  });
+
+  describe('generated APP_SECRET', () => {
+    const loadWithoutSecret = (vars: Env = {}): AppConfig => AppConfig.fromEnv({ DATA_DIR: dataDir, ...vars });
+    const secretFile = (): string => join(dataDir, 'app-secret');
+
+    it('generates a secret under DATA_DIR (creating the directory) with mode 0600', () => {
+      const config = loadWithoutSecret();
+      expect(config.appSecretFromFile).toBe(true);
+      expect(config.appSecret.length).toBeGreaterThanOrEqual(32);
+      expect(config.appSecret).toMatch(/^[A-Za-z0-9_-]+$/);
+      expect(readFileSync(secretFile(), 'utf8').trim()).toBe(config.appSecret);
+      expect(statSync(secretFile()).mode & 0o777).toBe(0o600);
+    });
+
+    it('reuses the stored secret on the next load', () => {
+      const first = loadWithoutSecret();
+      const second = loadWithoutSecret();
+      expect(second.appSecret).toBe(first.appSecret);
+      expect(second.appSecretFromFile).toBe(true);
+      expect(statSync(secretFile()).mode & 0o777).toBe(0o600);
+    });
+
+    it('generates a different secret for a different data directory', () => {
+      const first = loadWithoutSecret();
+      const other = AppConfig.fromEnv({ DATA_DIR: join(tempRoot, 'other') });
+      expect(other.appSecret).not.toBe(first.appSecret);
+    });
+
+    it('reads an existing secret file written by an operator (surrounding whitespace ignored)', () => {
+      loadWithoutSecret(); // creates the directory
+      const operatorSecret = 'operator-provided-secret-0123456789abcdef';
+      writeFileSync(secretFile(), `  ${operatorSecret}\n\n`);
+      expect(loadWithoutSecret().appSecret).toBe(operatorSecret);
+    });
+
+    it('prefers APP_SECRET over the stored file', () => {
+      const stored = loadWithoutSecret().appSecret;
+      const config = loadWithoutSecret({ APP_SECRET: 'e'.repeat(48) });
+      expect(config.appSecret).toBe('e'.repeat(48));
+      expect(config.appSecretFromFile).toBe(false);
+      expect(readFileSync(secretFile(), 'utf8').trim()).toBe(stored);
+    });
+
+    it('throws a ConfigError naming APP_SECRET when the data directory cannot be used', () => {
+      const blocker = join(tempRoot, 'not-a-directory');
+      writeFileSync(blocker, 'plain file');
+      expectConfigError(() => AppConfig.fromEnv({ DATA_DIR: join(blocker, 'data') }), 'APP_SECRET');
+    });
+
+    /**
+     * KNOWN BUG (app-config.ts readOrCreateSecret): a secret file holding fewer than 32 characters (e.g. an
+     * empty file left by a crash or an operator) is neither replaced nor reported: the `wx` write fails with
+     * EEXIST, which recurses into readOrCreateSecret, which reads the same short file again — unbounded
+     * recursion until the stack overflows. Expected: a clear ConfigError naming APP_SECRET (or a fresh secret).
+     * Remove `.failing` once fixed.
+     */
+    it.failing('rejects a too-short stored secret with a ConfigError naming APP_SECRET and the file', () => {
+      loadWithoutSecret();
+      writeFileSync(secretFile(), 'too-short\n');
+      const error = expectConfigError(() => loadWithoutSecret(), 'APP_SECRET');
+      expect(error.message).toContain(secretFile());
+      expect(error.message).not.toMatch(/call stack/i);
+    });
+  });
+});
+
+describe('env readers', () => {
+  it('readString trims and falls back when unset or blank', () => {
+    expect(readString({ A: '  v  ' }, 'A')).toBe('v');
+    expect(readString({}, 'A')).toBeUndefined();
+    expect(readString({ A: '  ' }, 'A', 'fallback')).toBe('fallback');
+  });
+
+  it('readInt parses integers within bounds and names the variable otherwise', () => {
+    expect(readInt({ N: '-3' }, 'N', 0, { min: -5 })).toBe(-3);
+    expect(readInt({}, 'N', 7)).toBe(7);
+    expect(configErrorOf(() => readInt({ N: '2.0' }, 'N', 0)).variable).toBe('N');
+    expect(configErrorOf(() => readInt({ N: '11' }, 'N', 0, { max: 10 })).message).toMatch(/^N: .*between 0 and 10/);
+    expect(configErrorOf(() => readInt({ N: '-1' }, 'N', 0)).variable).toBe('N');
+  });
+
+  it('readBool accepts the usual spellings, case-insensitively', () => {
+    for (const value of ['true', 'TRUE', '1', 'yes', 'On']) expect(readBool({ B: value }, 'B', false)).toBe(true);
+    for (const value of ['false', 'False', '0', 'no', 'OFF']) expect(readBool({ B: value }, 'B', true)).toBe(false);
+    expect(readBool({}, 'B', true)).toBe(true);
+    expect(configErrorOf(() => readBool({ B: 'maybe' }, 'B', true)).variable).toBe('B');
+  });
+
+  it('readEnum returns an allowed value or throws naming the variable', () => {
+    expect(readEnum({ E: 's3' }, 'E', ['local', 's3'], 'local')).toBe('s3');
+    expect(readEnum({}, 'E', ['local', 's3'], 'local')).toBe('local');
+    expect(configErrorOf(() => readEnum({ E: 'gcs' }, 'E', ['local', 's3'], 'local')).message).toMatch(/^E: must be one of local, s3/);
+  });
+
+  it('readUrl checks the scheme', () => {
+    expect(readUrl({ U: 'https://x.test/a' }, 'U', ['https:'])?.href).toBe('https://x.test/a');
+    expect(readUrl({}, 'U', ['https:'])).toBeUndefined();
+    expect(configErrorOf(() => readUrl({ U: 'http://x.test' }, 'U', ['https:'])).variable).toBe('U');
+    expect(configErrorOf(() => readUrl({ U: '::' }, 'U', ['https:'])).variable).toBe('U');
+  });
+
+  it('readList and readIntList split on commas', () => {
+    expect(readList({ L: 'a, b ,,c' }, 'L', [])).toEqual(['a', 'b', 'c']);
+    const fallback = ['x'];
+    const list = readList({}, 'L', fallback);
+    expect(list).toEqual(['x']);
+    expect(list).not.toBe(fallback);
+    expect(readIntList({ L: '5, 300,1800' }, 'L', [])).toEqual([5, 300, 1800]);
+    expect(readIntList({}, 'L', [1, 2])).toEqual([1, 2]);
+    expect(configErrorOf(() => readIntList({ L: '5,-1' }, 'L', [])).variable).toBe('L');
+    expect(configErrorOf(() => readIntList({ L: '5,1.5' }, 'L', [])).variable).toBe('L');
+  });
+});

@@ -1,0 +1,240 @@
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { SCOPES } from '#core';
+
+/**
+ * Smoke suite of `npm start` on embedded defaults: the REAL built process (PGlite under DATA_DIR, jobs in
+ * process), driven over HTTP and by the built CLI. `npm test` builds dist/ first.
+ */
+
+jest.setTimeout(120_000);
+
+const MAIN = resolve('dist/apps/api/src/main.js');
+const CLI = resolve('dist/apps/cli/src/main.js');
+const KEY = /hck_[0-9A-Za-z]{40,}/g;
+
+function childEnv(extra: Record<string, string>): Record<string, string> {
+  // Only what the service needs: no DATABASE_URL or REDIS_URL from the surroundings.
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...extra };
+}
+
+/** A running `node dist/apps/api/src/main.js`. */
+class ServerProcess {
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  url = '';
+
+  private constructor(readonly child: ChildProcessByStdio<null, Readable, Readable>) {
+    child.stdout.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    this.exited = new Promise((resolvePromise) => child.on('exit', (code, signal) => resolvePromise({ code, signal })));
+  }
+
+  static spawn(dataDir: string): ServerProcess {
+    const child = spawn(process.execPath, [MAIN], {
+      env: childEnv({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new ServerProcess(child);
+  }
+
+  /** Resolves once the process prints its URL; fails with its output if it exits or takes over 60 s. */
+  async listening(): Promise<this> {
+    const deadline = Date.now() + 60_000;
+    let done = false;
+    void this.exited.then(() => (done = true));
+    for (;;) {
+      const match = /listening on (http:\/\/\S+)/.exec(this.stdout);
+      // The banner is one write: once the URL is there, the rest of it is too.
+      if (match) {
+        this.url = match[1]!.replace('localhost', '127.0.0.1');
+        return this;
+      }
+      if (done) throw new Error(`The server exited before listening.\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
+      if (Date.now() > deadline) throw new Error(`The server did not listen within 60 s.\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  async stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 30_000);
+    try {
+      return await this.exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  fetch(path: string, key?: string, init: RequestInit = {}): Promise<Response> {
+    return fetch(`${this.url}${path}`, { ...init, headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...(init.headers ?? {}) } });
+  }
+}
+
+function cli(args: readonly string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: childEnv({ DATA_DIR: dataDir }), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`cli ${args.join(' ')} did not finish within 60 s; stderr: ${stderr}`));
+    }, 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('embedded mode: npm start with no DATABASE_URL or REDIS_URL', () => {
+  let dataDir: string;
+  let server: ServerProcess;
+  const started: ServerProcess[] = [];
+  let initialKey: string;
+  let cliKey: { id: string; key: string };
+  let createdSectionId: string;
+
+  beforeAll(async () => {
+    if (!existsSync(MAIN) || !existsSync(CLI)) {
+      throw new Error(`${MAIN} or ${CLI} does not exist: run \`npm run build\` first (\`npm test\` does).`);
+    }
+    dataDir = mkdtempSync(join(tmpdir(), 'hc-embedded-'));
+    server = ServerProcess.spawn(dataDir);
+    started.push(server);
+    await server.listening();
+  });
+  afterAll(async () => {
+    for (const proc of started) await proc.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints the URL and, on first start, a full-access hck_ key (only in the banner, never in a log line)', async () => {
+    const keys = [...new Set(server.stdout.match(KEY) ?? [])];
+    expect(keys).toHaveLength(1);
+    initialKey = keys[0]!;
+    expect(server.stdout).toContain('First start: created a full-access API key');
+    for (const line of (server.stdout + server.stderr).split('\n')) {
+      if (line.startsWith('{')) expect(line).not.toContain(initialKey);
+    }
+    expect(server.stderr).not.toContain(initialKey);
+  });
+
+  it('the key works against GET /v1/sections, which lists the default section "General"', async () => {
+    const res = await server.fetch('/v1/sections', initialKey);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { results: Array<{ name: string; isDefault: boolean }> };
+    expect(body.results).toEqual([expect.objectContaining({ name: 'General', isDefault: true })]);
+    expect((await server.fetch('/v1/sections')).status).toBe(401);
+  });
+
+  it('the key has full access (it can write)', async () => {
+    const res = await server.fetch('/v1/sections', initialKey, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Survives restarts' }),
+    });
+    expect(res.status).toBe(201);
+    createdSectionId = ((await res.json()) as { id: string }).id;
+  });
+
+  it('serves the browsable reference at /docs, the OpenAPI document, and ready probes', async () => {
+    const docs = await server.fetch('/docs');
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get('content-type')).toMatch(/text\/html/);
+    expect(await docs.text()).toMatch(/<html/i);
+    const openapi = await server.fetch('/v1/openapi.json');
+    expect(openapi.status).toBe(200);
+    expect(((await openapi.json()) as { openapi: string }).openapi).toMatch(/^3\.1/);
+    const ready = await server.fetch('/readyz');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', queue: 'ok' } });
+  });
+
+  it('a second API process on the same DATA_DIR exits non-zero, saying the database is in use', async () => {
+    const second = ServerProcess.spawn(dataDir);
+    started.push(second);
+    const exit = await second.exited;
+    expect(exit.code).not.toBe(0);
+    expect(exit.code).not.toBeNull();
+    expect(second.stderr).toMatch(/already served by another process/);
+    expect(second.stderr).toContain(`pid ${server.child.pid}`);
+    expect(second.stdout).not.toMatch(KEY);
+    // The first one is unharmed.
+    expect((await server.fetch('/v1/sections', initialKey)).status).toBe(200);
+  });
+
+  it('the CLI attaches to the running server: a key it creates works at once', async () => {
+    const run = await cli(['api-keys', 'create', '--name', 'x', '--scopes', 'content:read', '--json'], dataDir);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    cliKey = JSON.parse(run.stdout) as { id: string; key: string };
+    expect((await server.fetch('/v1/sections', cliKey.key)).status).toBe(200);
+    // Only content:read.
+    const write = await server.fetch('/v1/sections', cliKey.key, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"name":"no"}' });
+    expect(write.status).toBe(403);
+  });
+
+  it('the CLI lists the keys; the initial one has every scope', async () => {
+    const run = await cli(['api-keys', 'list', '--json'], dataDir);
+    expect(run.code).toBe(0);
+    const list = JSON.parse(run.stdout) as Array<{ id: string; scopes: string[] | null; lastFour: string }>;
+    expect(list).toHaveLength(2);
+    const initial = list.find((item) => item.lastFour === initialKey.slice(-4));
+    expect(initial?.scopes?.slice().sort()).toEqual([...SCOPES].sort());
+    expect(run.stdout).not.toContain(initialKey);
+  });
+
+  it('api-keys revoke makes the key 401 at once', async () => {
+    const run = await cli(['api-keys', 'revoke', cliKey.id], dataDir);
+    expect(run.code).toBe(0);
+    const res = await server.fetch('/v1/sections', cliKey.key);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: expect.any(String), code: 'unauthorized' });
+  });
+
+  it('after SIGTERM and a new start: no new key is printed, the old key still works, data is kept', async () => {
+    const exit = await server.stop();
+    // Nest re-raises the signal after a graceful shutdown; either way it must not be a crash.
+    expect(exit.code === 0 || exit.signal === 'SIGTERM').toBe(true);
+    expect(server.stderr).not.toMatch(/Error|Failed/);
+    expect(existsSync(join(dataDir, 'pg.server.json'))).toBe(false);
+
+    server = ServerProcess.spawn(dataDir);
+    started.push(server);
+    await server.listening();
+    expect(server.stdout).not.toMatch(KEY);
+    expect(server.stdout).not.toContain('First start');
+
+    const res = await server.fetch('/v1/sections', initialKey);
+    expect(res.status).toBe(200);
+    const names = ((await res.json()) as { results: Array<{ id: string }> }).results.map((section) => section.id);
+    expect(names).toContain(createdSectionId);
+    expect((await server.fetch('/v1/sections', cliKey.key)).status).toBe(401);
+  });
+
+  it('after a crash (SIGKILL) the next start takes the data directory over', async () => {
+    server.child.kill('SIGKILL');
+    expect(await server.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    // The lock and the server info of the dead process are still there.
+    expect(existsSync(join(dataDir, 'pg.server.json'))).toBe(true);
+
+    server = ServerProcess.spawn(dataDir);
+    started.push(server);
+    await server.listening();
+    expect(server.stdout).not.toMatch(KEY);
+    expect((await server.fetch('/v1/sections', initialKey)).status).toBe(200);
+    // And the CLI attaches to the new owner.
+    const run = await cli(['api-keys', 'list', '--json'], dataDir);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toHaveLength(2);
+  });
+});

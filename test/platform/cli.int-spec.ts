@@ -1,0 +1,235 @@
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import pg from 'pg';
+import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { createTestDatabase, type TestDatabase, urlFor } from '../support/database.js';
+import { TEST_POSTGRES_URL } from '../support/env.js';
+
+jest.setTimeout(60_000);
+
+const CLI = resolve('dist/apps/cli/src/main.js');
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the built CLI as `npm run cli` would, with only the given environment (no ambient DATABASE_URL/REDIS_URL). */
+function cli(args: readonly string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`cli ${args.join(' ')} did not finish within 30 s; stderr: ${stderr}`));
+    }, 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+  });
+}
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+describe('CLI against PostgreSQL', () => {
+  let database: TestDatabase;
+  let dataDir: string;
+  let env: Record<string, string>;
+  let sql: pg.Client;
+  let api: TestApp;
+
+  beforeAll(async () => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} does not exist: run \`npm run build\` first (\`npm test\` does).`);
+    database = await createTestDatabase();
+    dataDir = mkdtempSync(join(tmpdir(), 'hc-cli-'));
+    env = { DATABASE_URL: database.url, DATA_DIR: dataDir };
+    sql = new pg.Client({ connectionString: database.url });
+    await sql.connect();
+    // An API process on the same database, to check that CLI changes take effect at once.
+    api = await startTestApp({ databaseUrl: database.url });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await sql?.end();
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function keyCount(): Promise<number> {
+    const { rows } = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys');
+    return rows[0]!.n;
+  }
+
+  describe('api-keys create', () => {
+    it('with --scopes and --json prints exactly { id, key, scopes } on stdout and nothing else', async () => {
+      const run = await cli(['api-keys', 'create', '--name', 'ci', '--scopes', 'content:read,content:write', '--json'], env);
+      expect(run.code).toBe(0);
+      expect(run.stdout.endsWith('\n')).toBe(true);
+      expect(run.stdout.trim().split('\n')).toHaveLength(1);
+      const printed = JSON.parse(run.stdout) as Record<string, unknown>;
+      expect(Object.keys(printed)).toEqual(['id', 'key', 'scopes']);
+      expect(printed.id).toMatch(/^key_[0-9A-Za-z_-]+$/);
+      expect(printed.key).toMatch(/^hck_[0-9A-Za-z]{40,}$/);
+      expect(printed.scopes).toEqual(['content:read', 'content:write']);
+      expect(run.stderr).toBe('');
+
+      // The key works against the API at once, with its scopes.
+      const key = printed.key as string;
+      await api.http.get('/v1/sections').set(bearer(key)).expect(200);
+      const { rows } = await sql.query('SELECT name, scopes FROM api_keys WHERE id = $1', [printed.id]);
+      expect(rows).toEqual([{ name: 'ci', scopes: ['content:read', 'content:write'] }]);
+    });
+
+    it('with --legacy makes a key with null scopes (full access)', async () => {
+      const run = await cli(['api-keys', 'create', '--name', 'old', '--legacy', '--json'], env);
+      expect(run.code).toBe(0);
+      const printed = JSON.parse(run.stdout) as { id: string; key: string; scopes: unknown };
+      expect(printed.scopes).toBeNull();
+      const { rows } = await sql.query('SELECT scopes FROM api_keys WHERE id = $1', [printed.id]);
+      expect(rows).toEqual([{ scopes: null }]);
+      await api.http.get('/v1/sections').set(bearer(printed.key)).expect(200);
+    });
+
+    it('without --json prints the key once with a reminder to store it', async () => {
+      const run = await cli(['api-keys', 'create', '--name', 'human', '--scopes', 'content:read'], env);
+      expect(run.code).toBe(0);
+      const keys = run.stdout.match(/hck_[0-9A-Za-z]+/g);
+      expect(keys).toHaveLength(1);
+      expect(run.stdout).toContain('shown only this once');
+    });
+
+    it('refuses an unknown scope with exit code 2 and a message naming it, and creates nothing', async () => {
+      const before = await keyCount();
+      const run = await cli(['api-keys', 'create', '--name', 'bad', '--scopes', 'content:read,content:destroy', '--json'], env);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain('content:destroy');
+      expect(await keyCount()).toBe(before);
+    });
+
+    it.each([
+      ['--scopes and --legacy together', ['--scopes', 'content:read', '--legacy']],
+      ['neither --scopes nor --legacy', []],
+    ])('refuses %s with exit code 2', async (_label, extra) => {
+      const before = await keyCount();
+      const run = await cli(['api-keys', 'create', '--name', 'bad', ...extra], env);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/--scopes|--legacy/);
+      expect(await keyCount()).toBe(before);
+    });
+  });
+
+  describe('api-keys list and revoke', () => {
+    let created: { id: string; key: string; scopes: string[] };
+
+    beforeAll(async () => {
+      const run = await cli(['api-keys', 'create', '--name', 'listed', '--scopes', 'content:read', '--json'], env);
+      expect(run.code).toBe(0);
+      created = JSON.parse(run.stdout) as typeof created;
+    });
+
+    it('list --json shows lastFour but never the key or its hash', async () => {
+      const run = await cli(['api-keys', 'list', '--json'], env);
+      expect(run.code).toBe(0);
+      const list = JSON.parse(run.stdout) as Array<Record<string, unknown>>;
+      const entry = list.find((item) => item.id === created.id);
+      expect(entry).toEqual({
+        id: created.id,
+        name: 'listed',
+        scopes: ['content:read'],
+        lastFour: created.key.slice(-4),
+        createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        lastUsedAt: null,
+        revokedAt: null,
+      });
+      expect(run.stdout).not.toContain(created.key);
+      expect(run.stdout).not.toContain(created.key.slice(4));
+      expect(run.stdout).not.toContain(sha256(created.key));
+      for (const item of list) expect(Object.keys(item).sort()).toEqual(['createdAt', 'id', 'lastFour', 'lastUsedAt', 'name', 'revokedAt', 'scopes']);
+    });
+
+    it('list without --json shows neither the key nor its hash either', async () => {
+      const run = await cli(['api-keys', 'list'], env);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(created.id);
+      expect(run.stdout).toContain(`…${created.key.slice(-4)}`);
+      expect(run.stdout).not.toContain(created.key.slice(4));
+      expect(run.stdout).not.toContain(sha256(created.key));
+    });
+
+    it('revoke makes the key get 401 at once', async () => {
+      await api.http.get('/v1/sections').set(bearer(created.key)).expect(200);
+      const run = await cli(['api-keys', 'revoke', created.id], env);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(created.id);
+      const res = await api.http.get('/v1/sections').set(bearer(created.key));
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('unauthorized');
+
+      const listed = JSON.parse((await cli(['api-keys', 'list', '--json'], env)).stdout) as Array<{ id: string; revokedAt: string | null }>;
+      expect(listed.find((item) => item.id === created.id)!.revokedAt).toEqual(expect.any(String));
+    });
+
+    it('revoke of an unknown key id exits with code 2 and a message', async () => {
+      const run = await cli(['api-keys', 'revoke', 'key_doesnotexist000000000000'], env);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/key_doesnotexist000000000000.*not found/i);
+    });
+  });
+
+  it('stores only the SHA-256 hash of a key: no column holds the plain key', async () => {
+    const run = await cli(['api-keys', 'create', '--name', 'hashed', '--scopes', 'content:read', '--json'], env);
+    const { id, key } = JSON.parse(run.stdout) as { id: string; key: string };
+    const { rows } = await sql.query<{ row: Record<string, unknown> }>('SELECT to_jsonb(k) AS row FROM api_keys k WHERE id = $1', [id]);
+    const row = rows[0]!.row;
+    expect(row.key_hash).toBe(sha256(key));
+    expect(row.last_four).toBe(key.slice(-4));
+    // Not in any column of any key, in any form that contains the secret part.
+    const { rows: all } = await sql.query<{ row: string }>('SELECT to_jsonb(k)::text AS row FROM api_keys k');
+    for (const { row: text } of all) expect(text).not.toContain(key.slice(4));
+  });
+
+  it('migrate reports that the database is up to date', async () => {
+    const run = await cli(['migrate'], env);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('Database is up to date.\n');
+  });
+
+  it('migrate applies the migrations to an empty database, once', async () => {
+    const name = `hc_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${name}`);
+      const emptyEnv = { ...env, DATABASE_URL: urlFor(name) };
+      const first = await cli(['migrate'], emptyEnv);
+      expect(first.code).toBe(0);
+      expect(first.stdout).toMatch(/^Applied \d+ migration\(s\): /);
+      const second = await cli(['migrate'], emptyEnv);
+      expect(second.stdout).toBe('Database is up to date.\n');
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+
+  it('stops with exit code 2 and names the variable when the configuration is invalid', async () => {
+    const run = await cli(['api-keys', 'list'], { ...env, DATABASE_URL: 'mysql://nope' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('DATABASE_URL');
+  });
+});
