@@ -13,10 +13,12 @@ const common = {
 };
 
 export default {
+  // Integration and end-to-end suites boot the real service against real PostgreSQL and Redis.
+  testTimeout: 60_000,
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
-    { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/**/*.int-spec.ts'], testTimeout: 60_000 },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], testTimeout: 60_000 },
+    { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/**/*.int-spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
   ],
 };

@@ -203,10 +203,7 @@ describe("AuthGuard: a method's own declaration overrides its controller's", () 
     expect((await http.get('/scoped-controller/guarded')).status).toBe(401);
   });
 
-  // KNOWN BUG (libs/core/src/rate-limit/rate-limit.guard.ts, outside this suite's fix scope): RateLimitGuard
-  // reads @Public with getAllAndOverride across method and controller, so a @RequireScopes method inside a
-  // @Public controller escapes the per-key limit. `it.failing` passes while the bug exists; make it `it` once fixed.
-  it.failing('counts a @RequireScopes method inside a @Public controller against the per-key rate limit', async () => {
+  it('counts a @RequireScopes method inside a @Public controller against the per-key rate limit', async () => {
     const writer = await app.get(CreateApiKeyUseCase).execute({ name: 'limited', scopes: ['content:write'] });
     const res = await http.get('/public-controller/guarded').set(bearer(writer.plain)).expect(200);
     expect(res.headers['x-ratelimit-limit']).toBe('600');

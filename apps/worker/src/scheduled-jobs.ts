@@ -10,11 +10,10 @@ export class ScheduledJobs implements OnApplicationBootstrap {
 
   constructor(private readonly jobs: JobQueue) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    try {
-      await this.jobs.repeat(JobName.PruneIdempotencyKeys, HOUR_MS, {});
-    } catch (error) {
+  /** Not awaited: with Redis down the schedule is declared once it is back, and start-up does not wait for it. */
+  onApplicationBootstrap(): void {
+    this.jobs.repeat(JobName.PruneIdempotencyKeys, HOUR_MS, {}).catch((error: unknown) => {
       this.logger.warn(`Could not schedule periodic jobs: ${(error as Error).message}`);
-    }
+    });
   }
 }

@@ -166,6 +166,15 @@ describe('AppConfig.fromEnv', () => {
       expect(load({ LOG_LEVEL: level }).logLevel).toBe(level);
     });
 
+    it('reads LOG_LEVEL case-insensitively', () => {
+      expect(load({ LOG_LEVEL: 'INFO' }).logLevel).toBe('info');
+      expect(load({ LOG_LEVEL: 'Debug' }).logLevel).toBe('debug');
+    });
+
+    it.each(['https://help.example.com/?a=1', 'https://help.example.com/#top'])('refuses PUBLIC_URL=%s (a base URL has no query or fragment)', (value) => {
+      expectConfigError(() => load({ PUBLIC_URL: value }), 'PUBLIC_URL');
+    });
+
     it('uses APP_SECRET when set (32 characters or more) and writes no secret file', () => {
       const config = load({ APP_SECRET: ` ${'s'.repeat(40)} ` });
       expect(config.appSecret).toBe('s'.repeat(40));
@@ -221,7 +230,7 @@ describe('AppConfig.fromEnv', () => {
       expectConfigError(() => load({ REDIS_PREFIX: value }), 'REDIS_PREFIX');
     });
 
-    it.each(['verbose', 'INFO', 'warning', '3'])('LOG_LEVEL=%j', (value) => {
+    it.each(['verbose', 'warning', '3'])('LOG_LEVEL=%j', (value) => {
       const error = expectConfigError(() => load({ LOG_LEVEL: value }), 'LOG_LEVEL');
       expect(error.message).toContain('info');
     });
@@ -289,14 +298,7 @@ describe('AppConfig.fromEnv', () => {
       expectConfigError(() => AppConfig.fromEnv({ DATA_DIR: join(blocker, 'data') }), 'APP_SECRET');
     });
 
-    /**
-     * KNOWN BUG (app-config.ts readOrCreateSecret): a secret file holding fewer than 32 characters (e.g. an
-     * empty file left by a crash or an operator) is neither replaced nor reported: the `wx` write fails with
-     * EEXIST, which recurses into readOrCreateSecret, which reads the same short file again — unbounded
-     * recursion until the stack overflows. Expected: a clear ConfigError naming APP_SECRET (or a fresh secret).
-     * Remove `.failing` once fixed.
-     */
-    it.failing('rejects a too-short stored secret with a ConfigError naming APP_SECRET and the file', () => {
+    it('rejects a too-short stored secret with a ConfigError naming APP_SECRET and the file', () => {
       loadWithoutSecret();
       writeFileSync(secretFile(), 'too-short\n');
       const error = expectConfigError(() => loadWithoutSecret(), 'APP_SECRET');

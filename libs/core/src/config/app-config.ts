@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError } from './config.error.js';
 import { type Env, readEnum, readInt, readList, readString, readUrl } from './env-readers.js';
@@ -66,8 +66,8 @@ export class AppConfig {
   static fromEnv(env: Env = process.env): AppConfig {
     const dataDir = resolve(readString(env, 'DATA_DIR', './data'));
     const port = readInt(env, 'PORT', 3000, { min: 0, max: 65535 });
-    const publicUrl = trimSlash(readUrl(env, 'PUBLIC_URL', ['http:', 'https:'])?.toString() ?? `http://localhost:${port}`);
-    const staticUrl = trimSlash(readUrl(env, 'STATIC_URL', ['http:', 'https:'])?.toString() ?? `${publicUrl}/static`);
+    const publicUrl = trimSlash(readBaseUrl(env, 'PUBLIC_URL')?.toString() ?? `http://localhost:${port}`);
+    const staticUrl = trimSlash(readBaseUrl(env, 'STATIC_URL')?.toString() ?? `${publicUrl}/static`);
     const databaseUrl = readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
     const redisUrl = readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']);
     const redisPrefix = readString(env, 'REDIS_PREFIX', 'hc');
@@ -101,34 +101,59 @@ export class AppConfig {
         publicFeedbackPerMinute: readInt(env, 'RATE_LIMIT_PUBLIC_FEEDBACK_PER_MINUTE', 10, { min: 1 }),
       },
       helpdesk: { languages },
-      logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+      logLevel: readEnum({ LOG_LEVEL: env.LOG_LEVEL?.toLowerCase() }, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     });
   }
+}
+
+/** A base URL that paths are appended to: http(s), no query or fragment. */
+function readBaseUrl(env: Env, name: string): URL | undefined {
+  const url = readUrl(env, name, ['http:', 'https:']);
+  if (url && (url.search || url.hash)) throw new ConfigError(name, 'must be a base URL without query or fragment');
+  return url;
 }
 
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-/** The generated secret lives in the data directory so restarts keep cursors valid. */
+/**
+ * The generated secret lives in the data directory so restarts keep cursors valid. It is written to a temporary
+ * file and linked into place, so the secret file, when it exists, is always complete; one that is not a valid
+ * secret was edited by hand and is reported rather than replaced (replacing it would invalidate cursors silently).
+ */
 function readOrCreateSecret(dataDir: string): string {
   const file = join(dataDir, 'app-secret');
-  try {
-    const existing = readFileSync(file, 'utf8').trim();
-    if (existing.length >= 32) return existing;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new ConfigError('APP_SECRET', `not set, and ${file} cannot be read: ${(error as Error).message}`);
-    }
-  }
+  const existing = readSecretFile(file);
+  if (existing !== undefined) return existing;
   try {
     mkdirSync(dataDir, { recursive: true });
-    const secret = randomBytes(32).toString('base64url');
-    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-    chmodSync(file, 0o600);
-    return secret;
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
+    try {
+      linkSync(temporary, file);
+    } catch (error) {
+      // Another process created it first: use theirs.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      rmSync(temporary, { force: true });
+    }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readOrCreateSecret(dataDir);
     throw new ConfigError('APP_SECRET', `not set, and ${file} cannot be written: ${(error as Error).message}`);
   }
+  return readSecretFile(file) ?? '';
+}
+
+function readSecretFile(file: string): string | undefined {
+  let content: string;
+  try {
+    content = readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ConfigError('APP_SECRET', `not set, and ${file} cannot be read: ${(error as Error).message}`);
+  }
+  if (content.length < 32) {
+    throw new ConfigError('APP_SECRET', `not set, and ${file} does not hold a secret of at least 32 characters; fix or delete the file`);
+  }
+  return content;
 }

@@ -38,6 +38,11 @@ describe('SnakeNamingStrategy', () => {
       expect(strategy.columnName('createdAt', 'inserted_at', [])).toBe('inserted_at');
       expect(strategy.columnName('createdAt', 'inserted_at', ['meta'])).toBe('meta_inserted_at');
     });
+
+    it('keeps an explicit column name as written', () => {
+      expect(strategy.columnName('weird', 'Weird', [])).toBe('Weird');
+      expect(strategy.columnName('weird', 'Weird', ['homeAddress'])).toBe('home_address_Weird');
+    });
   });
 
   it('maps relation names to snake_case', () => {

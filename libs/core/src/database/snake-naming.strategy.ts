@@ -6,8 +6,10 @@ function snake(name: string): string {
 
 /** camelCase properties map to snake_case columns, so entities need no explicit column names. */
 export class SnakeNamingStrategy extends DefaultNamingStrategy implements NamingStrategyInterface {
+  /** An explicit `@Column({ name })` is kept as written; only derived names are snake-cased. */
   override columnName(propertyName: string, customName: string | undefined, embeddedPrefixes: string[]): string {
-    return snake([...embeddedPrefixes, customName ?? propertyName].join('_'));
+    if (customName) return [...embeddedPrefixes.map(snake), customName].join('_');
+    return snake([...embeddedPrefixes, propertyName].join('_'));
   }
 
   override relationName(propertyName: string): string {

@@ -219,22 +219,12 @@ describe('toErrorResponse', () => {
       expect(response.fault).toBe(exception);
     });
 
-    /**
-     * KNOWN BUG — error-response.ts fromHttpException: for a 5xx HttpException the body's `error` is
-     * `exception.message`, so whatever internal text the thrower put there reaches the client
-     * (CONTRACT §2: never an internal message). Remove `.failing` once fixed.
-     */
-    it.failing('a 5xx HttpException does not leak its internal message', () => {
+    it('a 5xx HttpException does not leak its internal message', () => {
       const response = toErrorResponse(new InternalServerErrorException(SECRET_DETAIL));
       expectOpaqueBody(response.body, 'internal_error');
     });
 
-    /**
-     * DOUBTFUL — error-response.ts fromHttpException: a 503 HttpException (e.g. thrown by a health or
-     * timeout helper) is flattened to 500 internal_error; CONTRACT §2 maps "unavailable" to 503
-     * service_unavailable. Remove `.failing` once decided/fixed.
-     */
-    it.failing('a 503 HttpException stays 503 service_unavailable', () => {
+    it('a 503 HttpException stays 503 service_unavailable', () => {
       const response = toErrorResponse(new ServiceUnavailableException());
       expect(response.status).toBe(503);
       expect(response.body.code).toBe('service_unavailable');

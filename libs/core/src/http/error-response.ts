@@ -38,27 +38,34 @@ export interface ErrorResponse {
   readonly fault?: unknown;
 }
 
-/** Nest's own HTTP exceptions (unknown route, method) in the envelope. */
+/** Codes for the statuses Nest's own exceptions use (unknown route and the like). */
+const CODE_BY_HTTP_STATUS: Readonly<Partial<Record<number, ErrorCode>>> = {
+  [HttpStatus.BAD_REQUEST]: 'invalid_request',
+  [HttpStatus.UNAUTHORIZED]: 'unauthorized',
+  [HttpStatus.FORBIDDEN]: 'insufficient_scope',
+  [HttpStatus.NOT_FOUND]: 'not_found',
+  [HttpStatus.CONFLICT]: 'conflict',
+  [HttpStatus.PRECONDITION_FAILED]: 'precondition_failed',
+  [HttpStatus.PAYLOAD_TOO_LARGE]: 'payload_too_large',
+  [HttpStatus.UNSUPPORTED_MEDIA_TYPE]: 'unsupported_media_type',
+  [HttpStatus.TOO_MANY_REQUESTS]: 'rate_limited',
+  [HttpStatus.SERVICE_UNAVAILABLE]: 'service_unavailable',
+};
+
+/**
+ * Nest's own HTTP exceptions in the envelope. A status without a code of the contract becomes 400
+ * invalid_request (4xx) or 500 internal_error (5xx), so status and code always agree; 5xx messages are
+ * internal and are replaced.
+ */
 function fromHttpException(exception: HttpException): ErrorResponse {
-  const status = exception.getStatus();
-  const code: ErrorCode =
-    status === HttpStatus.NOT_FOUND
-      ? 'not_found'
-      : status === HttpStatus.PAYLOAD_TOO_LARGE
-        ? 'payload_too_large'
-        : status === HttpStatus.UNSUPPORTED_MEDIA_TYPE
-          ? 'unsupported_media_type'
-          : status === HttpStatus.UNAUTHORIZED
-            ? 'unauthorized'
-            : status === HttpStatus.FORBIDDEN
-              ? 'insufficient_scope'
-              : status === HttpStatus.TOO_MANY_REQUESTS
-                ? 'rate_limited'
-                : status >= 500
-                  ? 'internal_error'
-                  : 'invalid_request';
-  const message = status === HttpStatus.NOT_FOUND ? 'No such route' : exception.message;
-  return { status: status >= 500 ? 500 : status, body: { error: message, code }, fault: status >= 500 ? exception : undefined };
+  const raw = exception.getStatus();
+  const code = CODE_BY_HTTP_STATUS[raw] ?? (raw >= 500 ? 'internal_error' : 'invalid_request');
+  const status = HTTP_STATUS_BY_CODE[code];
+  if (status >= 500) {
+    const message = code === 'service_unavailable' ? 'A backing service is unavailable; retry shortly' : 'An unexpected error occurred';
+    return { status, body: { error: message, code }, fault: exception };
+  }
+  return { status, body: { error: raw === HttpStatus.NOT_FOUND ? 'No such route' : exception.message, code } };
 }
 
 /**

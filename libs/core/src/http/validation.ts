@@ -31,8 +31,13 @@ function droppedKeys(value: unknown): ErrorDetail[] {
   return found;
 }
 
-function toValidationError(details: ErrorDetail[]): ValidationError {
-  const summary = details.length > 0 ? details.map((detail) => detail.message).join('; ') : 'Invalid request';
+const MAX_DETAILS = 50;
+
+/** One detail per distinct problem, at most 50 of them, so a huge invalid body cannot make a huge error. */
+function toValidationError(all: ErrorDetail[]): ValidationError {
+  const seen = new Set<string>();
+  const details = all.filter((d) => !seen.has(`${d.field}\u0000${d.message}`) && seen.add(`${d.field}\u0000${d.message}`)).slice(0, MAX_DETAILS);
+  const summary = details.length > 0 ? [...new Set(details.map((detail) => detail.message))].join('; ') : 'Invalid request';
   return new ValidationError(summary, details);
 }
 

@@ -1,18 +1,39 @@
-import { getQueueToken } from '@nestjs/bullmq';
-import { Injectable } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
-import type { Queue } from 'bullmq';
-import { ALL_JOB_NAMES, type JobName, type JobPayloads } from './job-name.js';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Queue, type QueueOptions } from 'bullmq';
+import { LogThrottle } from '../logging/throttled-log.js';
 import { withTimeout } from '../util/with-timeout.js';
+import { ALL_JOB_NAMES, type JobName, type JobPayloads } from './job-name.js';
 import { DEFAULT_JOB_OPTIONS, type JobOptions, JobQueue } from './job-queue.port.js';
 
-/** Jobs on Redis through BullMQ: one queue per job name, consumed by `apps/worker` processes. */
-@Injectable()
-export class BullmqJobQueue extends JobQueue {
-  private readonly queues = new Map<JobName, Queue>();
+export const BULLMQ_QUEUE_OPTIONS = Symbol('BULLMQ_QUEUE_OPTIONS');
 
-  constructor(private readonly moduleRef: ModuleRef) {
+/**
+ * Jobs on Redis through BullMQ: one queue per job name, consumed by `apps/worker` processes. The adapter owns
+ * its queues so that their errors (Redis unreachable) reach the log from the first connection attempt on,
+ * throttled, instead of BullMQ printing each retry to stderr.
+ */
+@Injectable()
+export class BullmqJobQueue extends JobQueue implements OnApplicationShutdown {
+  private readonly logger = new Logger('BullmqJobQueue');
+  private readonly throttle = new LogThrottle();
+  private readonly queues: ReadonlyMap<JobName, Queue>;
+
+  constructor(@Inject(BULLMQ_QUEUE_OPTIONS) options: QueueOptions) {
     super();
+    this.queues = new Map(
+      ALL_JOB_NAMES.map((name) => {
+        const queue = new Queue(name, options);
+        queue.on('error', (error: Error) => {
+          if (this.throttle.allow(error.message)) this.logger.warn(`Queue ${name}: ${error.message}`);
+        });
+        return [name, queue];
+      }),
+    );
+  }
+
+  /** The BullMQ queue of a job name (the worker's processors are bound to these). */
+  queue(name: JobName): Queue {
+    return this.queues.get(name)!;
   }
 
   async add<N extends JobName>(name: N, payload: JobPayloads[N], options: JobOptions = {}): Promise<void> {
@@ -35,12 +56,7 @@ export class BullmqJobQueue extends JobQueue {
     await withTimeout(this.queue(ALL_JOB_NAMES[0]!).count(), 2_000, 'Redis did not answer within 2 s');
   }
 
-  private queue(name: JobName): Queue {
-    let queue = this.queues.get(name);
-    if (!queue) {
-      queue = this.moduleRef.get<Queue>(getQueueToken(name), { strict: false });
-      this.queues.set(name, queue);
-    }
-    return queue;
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([...this.queues.values()].map((queue) => queue.close()));
   }
 }

@@ -303,13 +303,7 @@ describe('InlineJobQueue', () => {
       expect(calls).toHaveLength(2);
     });
 
-    /**
-     * DOUBTFUL/BUG — inline-job-queue.adapter.ts pump(): `processor.handle(...)` is called outside any
-     * try, so a processor whose (non-async) handle throws synchronously escapes the timer callback as an
-     * uncaught exception, and `running` stays incremented, so that job name never runs again.
-     * Expected: a failed attempt like a rejection. Remove `.failing` once fixed.
-     */
-    it.failing('treats a synchronous throw from handle() as a failed attempt', async () => {
+    it('treats a synchronous throw from handle() as a failed attempt', async () => {
       let calls = 0;
       const registry = {
         get: () => ({
@@ -389,13 +383,7 @@ describe('InlineJobQueue', () => {
       expect(calls).toHaveLength(4);
     });
 
-    /**
-     * BUG — inline-job-queue.adapter.ts add(): the job ID is put into `activeIds` before the payload is
-     * JSON-cloned; when cloning throws (circular structure, BigInt) add() rejects but the ID is never
-     * released, so every later job with that ID is silently dropped for the life of the process.
-     * Remove `.failing` once fixed.
-     */
-    it.failing('does not keep the ID of a job whose payload could not be serialised', async () => {
+    it('does not keep the ID of a job whose payload could not be serialised', async () => {
       const { queue, calls } = harness();
       const circular: Record<string, unknown> = { keyId: 'loop', usedAt: 'x' };
       circular['self'] = circular;
@@ -525,12 +513,7 @@ describe('InlineJobQueue', () => {
       expect(idle.settled).toBe(true);
     });
 
-    /**
-     * BUG — inline-job-queue.adapter.ts onApplicationShutdown(): it clears the delay/retry timers but does not
-     * notify idle waiters, so a whenIdle() pending on a delayed job never resolves after shutdown.
-     * Remove `.failing` once fixed.
-     */
-    it.failing('resolves pending waiters when shutdown drops the delayed jobs', async () => {
+    it('resolves pending waiters when shutdown drops the delayed jobs', async () => {
       const { queue } = harness();
       await queue.add(PRUNE, {}, { delayMs: 60_000 });
       const idle = tracked(queue.whenIdle());

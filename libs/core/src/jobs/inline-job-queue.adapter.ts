@@ -35,14 +35,16 @@ export class InlineJobQueue extends JobQueue implements OnApplicationShutdown {
 
   async add<N extends JobName>(name: N, payload: JobPayloads[N], options: JobOptions = {}): Promise<void> {
     if (this.closed) return;
+    // Jobs cross a JSON boundary under BullMQ; do the same here so processors see identical payloads
+    // (and a payload that cannot be serialised fails here, before its job ID is taken).
+    const cloned = JSON.parse(JSON.stringify(payload)) as unknown;
     if (options.jobId !== undefined) {
       if (this.activeIds.has(options.jobId)) return;
       this.activeIds.add(options.jobId);
     }
     const job: PendingJob = {
       name,
-      // Jobs cross a JSON boundary under BullMQ; do the same here so processors see identical payloads.
-      payload: JSON.parse(JSON.stringify(payload)) as unknown,
+      payload: cloned,
       jobId: options.jobId,
       attempts: options.attempts ?? DEFAULT_JOB_OPTIONS.attempts,
       backoff: options.backoff ?? DEFAULT_JOB_OPTIONS.backoff,
@@ -75,6 +77,8 @@ export class InlineJobQueue extends JobQueue implements OnApplicationShutdown {
     this.timers.clear();
     this.ready.clear();
     await Promise.allSettled([...this.inFlight]);
+    // Dropped jobs will never run: nobody waiting for the queue to drain should wait for them.
+    this.notifyIfIdle();
   }
 
   private later(delayMs: number, job: PendingJob): void {
@@ -100,8 +104,9 @@ export class InlineJobQueue extends JobQueue implements OnApplicationShutdown {
       const job = queue.shift()!;
       this.running.set(name, (this.running.get(name) ?? 0) + 1);
       job.attemptsMade += 1;
-      const run = processor
-        .handle(job.payload as never, { jobId: job.jobId, attempt: job.attemptsMade })
+      // Through a promise, so a processor that throws synchronously counts as a failed attempt too.
+      const run = Promise.resolve()
+        .then(() => processor.handle(job.payload as never, { jobId: job.jobId, attempt: job.attemptsMade }))
         .then(
           () => this.finish(job),
           (error: unknown) => this.fail(job, error),

@@ -1,7 +1,11 @@
-import { applyDecorators, Injectable, SetMetadata } from '@nestjs/common';
-import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { applyDecorators, Injectable, Logger, SetMetadata } from '@nestjs/common';
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
+import { LogThrottle } from '../logging/throttled-log.js';
 import type { JobName, JobPayloads } from './job-name.js';
+
+const logger = new Logger('JobProcessor');
+const throttle = new LogThrottle();
 
 export interface JobContext {
   readonly jobId: string | undefined;
@@ -21,6 +25,21 @@ export abstract class JobProcessor<N extends JobName = JobName> extends WorkerHo
 
   override process(job: Job<JobPayloads[N]>): Promise<void> {
     return this.handle(job.data, { jobId: job.id, attempt: job.attemptsMade + 1 });
+  }
+
+  /** BullMQ worker errors (mostly Redis unreachable) go to the log, throttled; unhandled they would crash the process. */
+  @OnWorkerEvent('error')
+  onWorkerError(error: Error): void {
+    if (throttle.allow(`${this.constructor.name}:${error.message}`)) logger.warn(`${this.constructor.name} worker: ${error.message}`);
+  }
+
+  @OnWorkerEvent('failed')
+  onJobFailed(job: Job | undefined, error: Error): void {
+    if (!job) return;
+    const final = job.attemptsMade >= (job.opts.attempts ?? 1);
+    const message = `Job ${job.name} ${job.id ?? ''} attempt ${job.attemptsMade} failed${final ? ' (giving up)' : ''}: ${error.message}`;
+    if (final) logger.error(message);
+    else logger.warn(message);
   }
 }
 

@@ -1,7 +1,11 @@
 import type { JobName, JobPayloads } from './job-name.js';
 
 export interface JobOptions {
-  /** Deduplicates: a job with an ID that is already waiting or running is not added again. */
+  /**
+   * Deduplicates: a job with an ID that is waiting, delayed or running is not added again. BullMQ also keeps
+   * the IDs of finished jobs for their retention (1 h completed, 7 days failed), so IDs should name one piece
+   * of work (e.g. include a time bucket) rather than be reused for new work.
+   */
   readonly jobId?: string;
   readonly delayMs?: number;
   /** Total attempts including the first (default 3). */

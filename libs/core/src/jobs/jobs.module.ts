@@ -1,8 +1,8 @@
-import { BullModule } from '@nestjs/bullmq';
+import { BullModule, getQueueToken } from '@nestjs/bullmq';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import type { AppConfig } from '../config/app-config.js';
-import { BullmqJobQueue } from './bullmq-job-queue.adapter.js';
+import { BULLMQ_QUEUE_OPTIONS, BullmqJobQueue } from './bullmq-job-queue.adapter.js';
 import { InlineJobQueue } from './inline-job-queue.adapter.js';
 import { ALL_JOB_NAMES } from './job-name.js';
 import { JobQueue } from './job-queue.port.js';
@@ -21,21 +21,22 @@ export interface JobsModuleOptions {
 export class JobsModule {
   static forRoot(config: AppConfig, options: JobsModuleOptions): DynamicModule {
     if (config.redis.url) {
+      const queueOptions = { connection: { url: config.redis.url }, prefix: config.redis.prefix };
       return {
         module: JobsModule,
         global: true,
-        imports: [
-          DiscoveryModule,
-          BullModule.forRoot({ connection: { url: config.redis.url }, prefix: config.redis.prefix }),
-          BullModule.registerQueue(...ALL_JOB_NAMES.map((name) => ({ name }))),
-        ],
+        // BullModule.forRoot gives the worker's processors their connection; the queues are the adapter's own,
+        // registered under @nestjs/bullmq's tokens so processors bind to them.
+        imports: [DiscoveryModule, BullModule.forRoot(queueOptions)],
         providers: [
           { provide: JOBS_OPTIONS, useValue: options },
+          { provide: BULLMQ_QUEUE_OPTIONS, useValue: queueOptions },
           BullmqJobQueue,
           { provide: JobQueue, useExisting: BullmqJobQueue },
+          ...ALL_JOB_NAMES.map((name) => ({ provide: getQueueToken(name), inject: [BullmqJobQueue], useFactory: (q: BullmqJobQueue) => q.queue(name) })),
           JobProcessorRegistry,
         ],
-        exports: [JobQueue],
+        exports: [JobQueue, BullmqJobQueue, ...ALL_JOB_NAMES.map((name) => getQueueToken(name))],
       };
     }
     return {

@@ -220,12 +220,7 @@ describe('CursorCodec', () => {
       },
     );
 
-    /**
-     * KNOWN BUG (low severity: forging one needs APP_SECRET) — cursor-codec.ts decode: a validly signed body
-     * that is JSON `null` reaches `payload.l` and throws a TypeError (→ 500) instead of InvalidCursorError.
-     * Remove `.failing` once fixed.
-     */
-    it.failing('rejects a validly signed body holding JSON null', () => {
+    it('rejects a validly signed body holding JSON null', () => {
       expectInvalidCursor(() => codec.decode('articles', signLikeCodec(SECRET, b64('null'))));
     });
 

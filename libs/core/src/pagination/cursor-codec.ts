@@ -50,6 +50,7 @@ export class CursorCodec {
     } catch {
       throw new InvalidCursorError();
     }
+    if (typeof payload !== 'object' || payload === null) throw new InvalidCursorError();
     if (payload.l !== list) throw new InvalidCursorError('start_cursor belongs to a different list');
     if (!MODES.has(payload.m) || typeof payload.i !== 'string' || !['string', 'number'].includes(typeof payload.v)) {
       throw new InvalidCursorError();

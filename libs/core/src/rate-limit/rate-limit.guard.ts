@@ -5,7 +5,8 @@ import type { Request, Response } from 'express';
 import { AppConfig } from '../config/app-config.js';
 import { Clock } from '../clock/clock.js';
 import { RateLimitedError } from '../errors/domain-error.js';
-import { type AuthenticatedRequest, PUBLIC_METADATA } from '../auth/http/auth.decorators.js';
+import type { AuthenticatedRequest } from '../auth/http/auth.decorators.js';
+import { routeAccess } from '../auth/http/route-access.js';
 import { RateLimiter } from './rate-limiter.port.js';
 import { type RateLimitPolicy, type RateLimitPolicyName, rateLimitPolicies } from './rate-limit.policy.js';
 
@@ -37,7 +38,7 @@ export class RateLimitGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     const named = this.reflector.getAllAndOverride<RateLimitPolicyName | undefined>(POLICY_METADATA, targets);
-    const isPublic = this.reflector.getAllAndOverride<boolean | undefined>(PUBLIC_METADATA, targets) === true;
+    const isPublic = routeAccess(this.reflector, context.getHandler(), context.getClass()) === 'public';
     if (isPublic && !named) return true;
     const policyName = named ?? 'default';
     const policy = this.policies[policyName];

@@ -2,8 +2,8 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { AuthenticateApiKeyUseCase } from '../application/api-key.use-cases.js';
-import type { Scope } from '../domain/scope.js';
-import { type AuthenticatedRequest, PUBLIC_METADATA, SCOPES_METADATA } from './auth.decorators.js';
+import type { AuthenticatedRequest } from './auth.decorators.js';
+import { routeAccess } from './route-access.js';
 
 /** Authenticates `Authorization: Bearer <key>` and enforces the route's declared scopes. */
 @Injectable()
@@ -14,7 +14,7 @@ export class AuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const scopes = this.declaredScopes([context.getHandler(), context.getClass()]);
+    const scopes = routeAccess(this.reflector, context.getHandler(), context.getClass());
     if (scopes === 'public') return true;
     // Unreachable for routes (the app does not boot with an undeclared route); deny rather than allow.
     if (!scopes) return false;
@@ -23,20 +23,6 @@ export class AuthGuard implements CanActivate {
     request.principal = principal;
     for (const scope of scopes) principal.require(scope);
     return true;
-  }
-
-  /**
-   * The nearest declaration wins: the method's own @RequireScopes or @Public, else its controller's.
-   * (Looking up each marker across both levels separately let a @Public controller open a method that
-   * requires scopes.)
-   */
-  private declaredScopes(targets: ReadonlyArray<Parameters<Reflector['get']>[1]>): Scope[] | 'public' | undefined {
-    for (const target of targets) {
-      const scopes = this.reflector.get<Scope[] | undefined>(SCOPES_METADATA, target);
-      if (scopes) return scopes;
-      if (this.reflector.get<boolean | undefined>(PUBLIC_METADATA, target)) return 'public';
-    }
-    return undefined;
   }
 }
 

@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { PUBLIC_METADATA, SCOPES_METADATA } from './auth.decorators.js';
+import { routeAccess } from './route-access.js';
 
 export class UndeclaredRouteScopeError extends Error {
   constructor(routes: readonly string[]) {
@@ -28,11 +28,7 @@ export class RouteScopesVerifier implements OnModuleInit {
       for (const method of this.scanner.getAllMethodNames(prototype)) {
         const handler = prototype[method] as () => unknown;
         if (this.reflector.get(METHOD_METADATA, handler) === undefined || this.reflector.get(PATH_METADATA, handler) === undefined) continue;
-        const targets = [handler, controller];
-        const declared =
-          this.reflector.getAllAndOverride(PUBLIC_METADATA, targets) !== undefined ||
-          this.reflector.getAllAndOverride(SCOPES_METADATA, targets) !== undefined;
-        if (!declared) undeclared.push(`${controller.name}.${method}`);
+        if (routeAccess(this.reflector, handler, controller) === undefined) undeclared.push(`${controller.name}.${method}`);
       }
     }
     if (undeclared.length > 0) throw new UndeclaredRouteScopeError(undeclared);
