@@ -20,6 +20,8 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions): P
     logger: new PinoNestLogger(logger),
   });
   app.disable('x-powered-by');
+  // Express would hash every response body for a weak ETag; resources that support conditional requests set their own.
+  app.set('etag', false);
   app.use(requestLogging(logger));
   app.setGlobalPrefix('v1', { exclude: ['healthz', 'readyz'] });
   app.enableShutdownHooks();

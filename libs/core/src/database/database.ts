@@ -1,7 +1,9 @@
+import type pg from 'pg';
 import { DataSource, type EntityManager, type EntitySchema, type MixedList } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { EmbeddedPostgres } from './embedded-postgres.js';
 import { SnakeNamingStrategy } from './snake-naming.strategy.js';
+import { installTimestampParser } from './timestamp-parser.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export type OrmEntity = Function | EntitySchema;
@@ -33,6 +35,7 @@ export class Database {
   ) {}
 
   static async connect(config: AppConfig, options: DatabaseOptions): Promise<Database> {
+    installTimestampParser();
     let embedded: EmbeddedPostgres | undefined;
     let connection: { url: string } | { host: string; port: number; username: string; database: string };
     if (config.database.url) {
@@ -70,6 +73,11 @@ export class Database {
 
   get manager(): EntityManager {
     return this.dataSource.manager;
+  }
+
+  /** The driver's connection pool (node-postgres), for plain queries outside a transaction. */
+  get pool(): pg.Pool {
+    return (this.dataSource.driver as unknown as { master: pg.Pool }).master;
   }
 
   async close(): Promise<void> {

@@ -22,3 +22,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const message = error instanceof Error ? error.message : '';
   return /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED/i.test(message);
 }
+
+/** PostgreSQL refused a text value: SQLSTATE 22021, what a NUL character (U+0000) in any string gives. */
+export function isInvalidTextValue(error: unknown): boolean {
+  return driverCode(error) === '22021';
+}

@@ -29,6 +29,17 @@ export class TransactionHost extends UnitOfWork {
     return this.storage.getStore() !== undefined;
   }
 
+  /**
+   * Plain SQL returning rows, in the current transaction if there is one. Outside a transaction it goes to the
+   * driver's pool directly: reads on the request path skip the ORM's query-runner bookkeeping.
+   */
+  async query<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+    const manager = this.storage.getStore();
+    if (manager) return (await manager.query(sql, [...params])) as R[];
+    const result = await this.database.pool.query(sql, [...params]);
+    return result.rows as R[];
+  }
+
   run<T>(work: () => Promise<T>): Promise<T> {
     if (this.inTransaction) return work();
     return this.database.dataSource.transaction((manager) => this.storage.run(manager, work));

@@ -1,8 +1,7 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { QueryFailedError } from 'typeorm';
 import { DomainError, type ErrorDetail } from '../errors/domain-error.js';
 import type { ErrorCode } from '../errors/error-code.js';
-import { isDatabaseUnavailable } from '../database/pg-errors.js';
+import { isDatabaseUnavailable, isInvalidTextValue } from '../database/pg-errors.js';
 
 /** The one table from error code to HTTP status (CONTRACT §2). Typed as a full Record: adding a code without a status does not compile. */
 export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
@@ -68,14 +67,6 @@ function fromHttpException(exception: HttpException): ErrorResponse {
   return { status, body: { error: raw === HttpStatus.NOT_FOUND ? 'No such route' : exception.message, code } };
 }
 
-/**
- * PostgreSQL refused a text value the client sent: SQLSTATE 22021 is what a NUL character (U+0000) in any
- * string (body, query or path) gives, as `text` cannot hold it. The client's input, so 400, not a fault.
- */
-function isUnstorableText(exception: unknown): boolean {
-  return exception instanceof QueryFailedError && (exception.driverError as { code?: string }).code === '22021';
-}
-
 /** Maps anything thrown while serving a request to its status and `{ error, code }` body. */
 export function toErrorResponse(exception: unknown): ErrorResponse {
   if (exception instanceof DomainError) {
@@ -85,7 +76,8 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
     return { status: HTTP_STATUS_BY_CODE[exception.code], body };
   }
   if (exception instanceof HttpException) return fromHttpException(exception);
-  if (isUnstorableText(exception)) {
+  // A NUL character in a body, path or query value reaches PostgreSQL, which cannot store it: the client's input.
+  if (isInvalidTextValue(exception)) {
     return { status: 400, body: { error: 'Text values must not contain NUL (U+0000) characters', code: 'invalid_request' } };
   }
   if (isDatabaseUnavailable(exception)) {

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request, RequestHandler } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import type { AuthenticatedRequest } from '../auth/http/auth.decorators.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -14,29 +13,33 @@ export function requestIdOf(request: IncomingMessage): string {
 }
 
 /**
- * Sets X-Request-Id on every response and logs one JSON line per request: request id, key id, route,
- * status and duration. Headers (and so Authorization) are not logged at all.
+ * Sets X-Request-Id on every response and logs one JSON line per request when it finishes: request id, key
+ * id, method, path (no query string), route, status and duration. Headers (and so Authorization) are never
+ * logged. 5xx responses are logged at error level; the rest at info.
  */
 export function requestLogging(logger: Logger): RequestHandler {
-  return pinoHttp({
-    logger,
-    genReqId: (request: IncomingMessage, response: ServerResponse) => {
-      const id = requestIdOf(request);
-      response.setHeader('X-Request-Id', id);
-      return id;
-    },
-    customLogLevel: (_request, response, error) => (error || response.statusCode >= 500 ? 'error' : 'info'),
-    customSuccessMessage: (request, response) => `${request.method} ${(request as Request).originalUrl ?? request.url} ${response.statusCode}`,
-    customErrorMessage: (request, response) => `${request.method} ${(request as Request).originalUrl ?? request.url} ${response.statusCode}`,
-    customProps: (request) => {
-      const express = request as Request & AuthenticatedRequest;
-      return { keyId: express.principal?.keyId, route: express.route?.path as string | undefined };
-    },
-    serializers: {
-      req: (request: { method: string; url: string }) => ({ method: request.method, url: request.url.split('?')[0] }),
-      res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
-    },
-    wrapSerializers: false,
-    quietReqLogger: true,
-  }) as unknown as RequestHandler;
+  return (request: Request & AuthenticatedRequest, response: Response, next: NextFunction) => {
+    const reqId = requestIdOf(request);
+    response.setHeader('X-Request-Id', reqId);
+    const started = performance.now();
+    response.once('finish', () => {
+      const status = response.statusCode;
+      const level = status >= 500 ? 'error' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      const path = request.originalUrl.split('?')[0];
+      logger[level](
+        {
+          reqId,
+          keyId: request.principal?.keyId,
+          method: request.method,
+          path,
+          route: (request.route as { path?: string } | undefined)?.path,
+          status,
+          durationMs: Math.round((performance.now() - started) * 10) / 10,
+        },
+        `${request.method} ${path} ${status}`,
+      );
+    });
+    next();
+  };
 }

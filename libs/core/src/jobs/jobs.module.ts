@@ -25,9 +25,10 @@ export class JobsModule {
       return {
         module: JobsModule,
         global: true,
-        // BullModule.forRoot gives the worker's processors their connection; the queues are the adapter's own,
-        // registered under @nestjs/bullmq's tokens so processors bind to them.
-        imports: [DiscoveryModule, BullModule.forRoot(queueOptions)],
+        // BullModule.forRoot gives the worker's processors their connection, and registerQueue() without queues
+        // brings in the explorer that turns @Processor classes into workers. The queues are the adapter's own,
+        // registered under @nestjs/bullmq's tokens so the processors bind to them.
+        imports: [DiscoveryModule, BullModule.forRoot(queueOptions), BullModule.registerQueue()],
         providers: [
           { provide: JOBS_OPTIONS, useValue: options },
           { provide: BULLMQ_QUEUE_OPTIONS, useValue: queueOptions },

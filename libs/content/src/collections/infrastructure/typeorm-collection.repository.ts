@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
-import { ConflictError, isUniqueViolation, type KeysetQuery, type KeysetSlice, readKeysetSlice, TransactionHost } from '#core';
+import { ConflictError, isUniqueViolation, type KeysetQuery, type KeysetSlice, readKeysetRows, selectColumns, TransactionHost } from '#core';
 import { type CollectionFilter, CollectionRepository, type FindOptions } from '../application/collection.repository.js';
 import { Collection, type CollectionTranslation } from '../domain/collection.js';
 import { CollectionOrmEntity, CollectionTranslationOrmEntity } from './collection.orm-entity.js';
@@ -27,9 +26,18 @@ export class TypeOrmCollectionRepository extends CollectionRepository {
   }
 
   async list(query: KeysetQuery, filter: CollectionFilter): Promise<KeysetSlice<Collection>> {
-    const qb = this.collections.createQueryBuilder('c');
-    if (filter.sectionId !== undefined) qb.where('c.section_id = :sectionId', { sectionId: filter.sectionId });
-    const slice = await readKeysetSlice(qb, query, { created_desc: 'c.created_at' });
+    const manager = this.tx.manager;
+    const slice = await readKeysetRows<CollectionOrmEntity>(
+      this.tx,
+      {
+        select: selectColumns(manager, CollectionOrmEntity, 'c'),
+        alias: 'c',
+        conditions: filter.sectionId !== undefined ? ['c.section_id = $1'] : [],
+        params: filter.sectionId !== undefined ? [filter.sectionId] : [],
+        columns: { created_desc: 'c.created_at' },
+      },
+      query,
+    );
     return { rows: await this.hydrate(slice.rows), hasMore: slice.hasMore };
   }
 
@@ -108,14 +116,15 @@ export class TypeOrmCollectionRepository extends CollectionRepository {
 
   private async hydrate(rows: CollectionOrmEntity[]): Promise<Collection[]> {
     if (rows.length === 0) return [];
-    const translations = await this.translations.find({
-      where: { collectionId: In(rows.map((r) => r.id)) },
-      order: { language: 'ASC' },
-    });
+    const manager = this.tx.manager;
+    const translations = await this.tx.query<CollectionTranslationOrmEntity>(
+      `${selectColumns(manager, CollectionTranslationOrmEntity, 't')} WHERE t.collection_id = ANY($1) ORDER BY t.language`,
+      [rows.map((r) => r.id)],
+    );
     const byCollection = new Map<string, CollectionTranslation[]>();
     for (const t of translations) {
       const list = byCollection.get(t.collectionId) ?? [];
-      list.push({ ...t });
+      list.push(t);
       byCollection.set(t.collectionId, list);
     }
     return rows.map((row) => new Collection({ ...row, translations: byCollection.get(row.id) ?? [] }));

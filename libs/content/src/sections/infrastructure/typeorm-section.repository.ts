@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
-import { type KeysetQuery, type KeysetSlice, readKeysetSlice, TransactionHost } from '#core';
+import { type KeysetQuery, type KeysetSlice, readKeysetRows, selectColumns, TransactionHost } from '#core';
 import { type FindOptions, SectionRepository } from '../application/section.repository.js';
 import { Section, type SectionTranslation } from '../domain/section.js';
 import { SectionOrmEntity, SectionTranslationOrmEntity } from './section.orm-entity.js';
@@ -36,7 +35,12 @@ export class TypeOrmSectionRepository extends SectionRepository {
   }
 
   async list(query: KeysetQuery): Promise<KeysetSlice<Section>> {
-    const slice = await readKeysetSlice(this.sections.createQueryBuilder('s'), query, { position_asc: 's.position' });
+    const manager = this.tx.manager;
+    const slice = await readKeysetRows<SectionOrmEntity>(
+      this.tx,
+      { select: selectColumns(manager, SectionOrmEntity, 's'), alias: 's', columns: { position_asc: 's.position' } },
+      query,
+    );
     return { rows: await this.hydrate(slice.rows), hasMore: slice.hasMore };
   }
 
@@ -80,16 +84,17 @@ export class TypeOrmSectionRepository extends SectionRepository {
 
   private async hydrate(rows: SectionOrmEntity[]): Promise<Section[]> {
     if (rows.length === 0) return [];
-    const translations = await this.translations.find({
-      where: { sectionId: In(rows.map((r) => r.id)) },
-      order: { language: 'ASC' },
-    });
-    return rows.map(
-      (row) =>
-        new Section({
-          ...row,
-          translations: translations.filter((t) => t.sectionId === row.id).map((t) => ({ ...t })),
-        }),
+    const manager = this.tx.manager;
+    const translations = await this.tx.query<SectionTranslationOrmEntity>(
+      `${selectColumns(manager, SectionTranslationOrmEntity, 't')} WHERE t.section_id = ANY($1) ORDER BY t.language`,
+      [rows.map((r) => r.id)],
     );
+    const bySection = new Map<string, SectionTranslation[]>();
+    for (const t of translations) {
+      const list = bySection.get(t.sectionId) ?? [];
+      list.push(t);
+      bySection.set(t.sectionId, list);
+    }
+    return rows.map((row) => new Section({ ...row, translations: bySection.get(row.id) ?? [] }));
   }
 }

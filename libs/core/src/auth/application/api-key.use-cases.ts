@@ -104,10 +104,9 @@ export class AuthenticateApiKeyUseCase {
   /** Resolves a bearer token to its principal; every failure is the same 401, so keys cannot be probed. */
   async execute(token: string | undefined): Promise<Principal> {
     if (!token) throw new UnauthorizedError('missing');
-    const invalid = new UnauthorizedError('invalid');
-    if (!ApiKey.looksValid(token)) throw invalid;
+    if (!ApiKey.looksValid(token)) throw new UnauthorizedError('invalid');
     const key = await this.keys.findByHash(ApiKey.hash(token));
-    if (!key || key.revoked) throw invalid;
+    if (!key || key.revoked) throw new UnauthorizedError('invalid');
     this.usage.record(key.id, this.clock.now());
     return new Principal(key.id, key.props.scopes);
   }

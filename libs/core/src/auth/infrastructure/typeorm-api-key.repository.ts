@@ -32,9 +32,15 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
     await this.repo.insert({ ...key.props, scopes: key.props.scopes ? [...key.props.scopes] : null });
   }
 
+  /** On every authenticated request: plain SQL, without the ORM's query building and entity mapping. */
   async findByHash(keyHash: string): Promise<ApiKey | null> {
-    const row = await this.repo.findOneBy({ keyHash });
-    return row ? toDomain(row) : null;
+    const rows = await this.tx.query<ApiKeyOrmEntity>(
+      `SELECT id, name, key_hash AS "keyHash", last_four AS "lastFour", scopes, created_at AS "createdAt",
+              last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"
+       FROM api_keys WHERE key_hash = $1`,
+      [keyHash],
+    );
+    return rows[0] ? toDomain(rows[0]) : null;
   }
 
   async list(): Promise<ApiKey[]> {
