@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { AppConfig, ConfigError, createLogger, CreateInitialApiKeyUseCase } from '#core';
+import { createLogger, CreateInitialApiKeyUseCase, loadConfigOrExit } from '#core';
 import { createApiApp } from './bootstrap.js';
 
 /**
@@ -8,16 +8,7 @@ import { createApiApp } from './bootstrap.js';
  */
 async function main(): Promise<void> {
   const apiOnly = process.argv.includes('--role=api');
-  let config: AppConfig;
-  try {
-    config = AppConfig.fromEnv();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`Invalid configuration: ${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel);
   if (apiOnly && !config.redis.url) {
     logger.warn('--role=api without REDIS_URL: jobs have no queue to go to, so this process runs them itself');

@@ -1,20 +1,11 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { AppConfig, ConfigError, createLogger, PinoNestLogger } from '#core';
+import { createLogger, loadConfigOrExit, PinoNestLogger } from '#core';
 import { WorkerModule } from './worker.module.js';
 
 /** BullMQ worker: runs every job processor against REDIS_URL; any number of these may run. */
 async function main(): Promise<void> {
-  let config: AppConfig;
-  try {
-    config = AppConfig.fromEnv();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`Invalid configuration: ${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel);
   if (!config.redis.url) {
     logger.fatal('The worker needs REDIS_URL. Without Redis, `npm start` runs the jobs inside the API process.');

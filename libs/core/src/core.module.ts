@@ -1,14 +1,11 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ApiKeyRepository } from './auth/application/api-key.repository.js';
-import {
-  AuthenticateApiKeyUseCase,
-  CreateApiKeyUseCase,
-  CreateInitialApiKeyUseCase,
-  ListApiKeysUseCase,
-  RecordKeyUsageUseCase,
-  RevokeApiKeyUseCase,
-} from './auth/application/api-key.use-cases.js';
+import { AuthenticateApiKeyUseCase } from './auth/application/authenticate-api-key.use-case.js';
+import { CreateApiKeyUseCase, CreateInitialApiKeyUseCase } from './auth/application/create-api-key.use-case.js';
+import { ListApiKeysUseCase } from './auth/application/list-api-keys.use-case.js';
+import { RecordKeyUsageUseCase } from './auth/application/record-key-usage.use-case.js';
+import { RevokeApiKeyUseCase } from './auth/application/revoke-api-key.use-case.js';
 import { KeyUsageRecorder } from './auth/application/key-usage.recorder.js';
 import { ApiKeyOrmEntity } from './auth/infrastructure/api-key.orm-entity.js';
 import { TypeOrmApiKeyRepository } from './auth/infrastructure/typeorm-api-key.repository.js';

@@ -1,5 +1,5 @@
 // The public face of libs/core: apps and other libs import only from here.
-export { AppConfig, type DatabaseConfig, type HttpConfig, type LogLevel } from './config/app-config.js';
+export { AppConfig, type DatabaseConfig, type HttpConfig, loadConfigOrExit, type LogLevel } from './config/app-config.js';
 export { ConfigError } from './config/config.error.js';
 export { ConfigModule } from './config/config.module.js';
 export { CoreModule, type CoreModuleOptions } from './core.module.js';
@@ -51,15 +51,11 @@ export { InlineJobQueue } from './jobs/inline-job-queue.adapter.js';
 export { ApiKey, API_KEY_PREFIX } from './auth/domain/api-key.js';
 export { Principal } from './auth/domain/principal.js';
 export { effectiveScopes, isScope, type Scope, SCOPES } from './auth/domain/scope.js';
-export {
-  AuthenticateApiKeyUseCase,
-  type CreatedApiKey,
-  CreateApiKeyUseCase,
-  CreateInitialApiKeyUseCase,
-  ListApiKeysUseCase,
-  RecordKeyUsageUseCase,
-  RevokeApiKeyUseCase,
-} from './auth/application/api-key.use-cases.js';
+export { AuthenticateApiKeyUseCase } from './auth/application/authenticate-api-key.use-case.js';
+export { type CreatedApiKey, type CreateApiKeyCommand, CreateApiKeyUseCase, CreateInitialApiKeyUseCase } from './auth/application/create-api-key.use-case.js';
+export { ListApiKeysUseCase } from './auth/application/list-api-keys.use-case.js';
+export { RecordKeyUsageUseCase } from './auth/application/record-key-usage.use-case.js';
+export { RevokeApiKeyUseCase } from './auth/application/revoke-api-key.use-case.js';
 export { CurrentPrincipal, Public, RequireScopes, SECURITY_SCHEME } from './auth/http/auth.decorators.js';
 export { AuthGuard } from './auth/http/auth.guard.js';
 export { RouteScopesVerifier, UndeclaredRouteScopeError } from './auth/http/route-scopes.verifier.js';

@@ -113,6 +113,17 @@ function readBaseUrl(env: Env, name: string): URL | undefined {
   return url;
 }
 
+/** For process entry points: the configuration, or exit 1 with a message naming the bad variable. */
+export function loadConfigOrExit(env: Env = process.env): AppConfig {
+  try {
+    return AppConfig.fromEnv(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`Invalid configuration: ${error.message}\n`);
+    process.exit(1);
+  }
+}
+
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }

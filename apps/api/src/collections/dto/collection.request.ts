@@ -1,11 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { SHORT_ID_PATTERN, TRANSLATION_STATUSES, type TranslationStatus } from '#content';
 import { CursorPageQuery } from '../../common/pagination.request.js';
+import { NullableOptional, UnlessOmitted } from '../../common/validation.decorators.js';
 
-// Omitted means unchanged, but null is not a value of these fields: IsOptional would let null through to the
-// domain and the database (a 500), so only undefined skips validation.
-const unlessOmitted = () => ValidateIf((_, value) => value !== undefined);
 
 const SHORT_ID_MESSAGE = 'shortId must be 2-64 lowercase letters, digits or dashes, starting with a letter or digit';
 
@@ -16,21 +14,18 @@ export class CreateCollectionRequest {
   title: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 })
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
+  @NullableOptional()
   @IsString()
   @MaxLength(1000)
   subtitle?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, description: "Section; a nested collection takes its parent's section" })
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
+  @NullableOptional()
   @IsString()
   sectionId?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, description: 'Parent collection to nest under' })
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
+  @NullableOptional()
   @IsString()
   parentCollectionId?: string | null;
 
@@ -43,20 +38,19 @@ export class CreateCollectionRequest {
 
 export class UpdateCollectionRequest {
   @ApiPropertyOptional({ minLength: 1, maxLength: 255 })
-  @unlessOmitted()
+  @UnlessOmitted()
   @IsString()
   @Length(1, 255)
   title?: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 })
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
+  @NullableOptional()
   @IsString()
   @MaxLength(1000)
   subtitle?: string | null;
 
   @ApiPropertyOptional({ pattern: SHORT_ID_PATTERN.source, description: '409 when taken' })
-  @unlessOmitted()
+  @UnlessOmitted()
   @IsString()
   @Matches(SHORT_ID_PATTERN, { message: SHORT_ID_MESSAGE })
   shortId?: string;
@@ -68,14 +62,12 @@ export class MoveCollectionRequest {
     nullable: true,
     description: 'New section (null: none). Alone, it takes a nested collection out of its parent.',
   })
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
+  @NullableOptional()
   @IsString()
   section_id?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, description: "New parent collection (null: top level). The collection takes the parent's section." })
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
+  @NullableOptional()
   @IsString()
   parent_collection_id?: string | null;
 }
@@ -87,8 +79,7 @@ export class PutCollectionTranslationRequest {
   title: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 })
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
+  @NullableOptional()
   @IsString()
   @MaxLength(1000)
   subtitle?: string | null;

@@ -1,19 +1,17 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsString, Length, Matches, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsString, Length, Matches } from 'class-validator';
+import { UnlessOmitted } from '../../common/validation.decorators.js';
 
-// Omitted means unchanged, but null is not a value of these fields: IsOptional would let null through to the
-// domain (a 500), so only undefined skips validation.
-const unlessOmitted = () => ValidateIf((_, value) => value !== undefined);
 
 export class UpdateHelpdeskRequest {
   @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
-  @unlessOmitted()
+  @UnlessOmitted()
   @IsString()
   @Length(1, 200)
   name?: string;
 
   @ApiPropertyOptional({ type: [String], example: ['en', 'fr', 'de'], description: 'Enabled languages; must include the default language' })
-  @unlessOmitted()
+  @UnlessOmitted()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(100)

@@ -1,10 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { TRANSLATION_STATUSES, type TranslationStatus } from '#content';
+import { UnlessOmitted } from '../../common/validation.decorators.js';
 
-// Omitted means unchanged, but null is not a value of these fields: IsOptional would let null through to the
-// domain and the database (a 500), so only undefined skips validation.
-const unlessOmitted = () => ValidateIf((_, value) => value !== undefined);
 
 export class CreateSectionRequest {
   @ApiProperty({ minLength: 1, maxLength: 255, example: 'Billing' })
@@ -27,20 +25,20 @@ export class CreateSectionRequest {
 
 export class UpdateSectionRequest {
   @ApiPropertyOptional({ minLength: 1, maxLength: 255 })
-  @unlessOmitted()
+  @UnlessOmitted()
   @IsString()
   @Length(1, 255)
   name?: string;
 
   @ApiPropertyOptional({ minimum: 0 })
-  @unlessOmitted()
+  @UnlessOmitted()
   @IsInt()
   @Min(0)
   @Max(1_000_000)
   position?: number;
 
   @ApiPropertyOptional({ description: 'true makes this the default section; false is refused (409): make another section the default instead' })
-  @unlessOmitted()
+  @UnlessOmitted()
   @IsBoolean()
   isDefault?: boolean;
 }

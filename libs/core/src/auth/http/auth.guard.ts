@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { AuthenticateApiKeyUseCase } from '../application/api-key.use-cases.js';
+import { AuthenticateApiKeyUseCase } from '../application/authenticate-api-key.use-case.js';
 import type { AuthenticatedRequest } from './auth.decorators.js';
 import { routeAccess } from './route-access.js';
 

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../clock/clock.js';
-import { NotFoundError, UnauthorizedError, ValidationError } from '../../errors/domain-error.js';
+import { ValidationError } from '../../errors/domain-error.js';
 import { newId } from '../../ids/id.js';
 import { ApiKey } from '../domain/api-key.js';
-import { Principal } from '../domain/principal.js';
 import { isScope, type Scope, SCOPES } from '../domain/scope.js';
 import { ApiKeyRepository } from './api-key.repository.js';
-import { KeyUsageRecorder } from './key-usage.recorder.js';
 
 export interface CreateApiKeyCommand {
   readonly name: string;
@@ -55,29 +53,6 @@ export class CreateApiKeyUseCase {
   }
 }
 
-@Injectable()
-export class ListApiKeysUseCase {
-  constructor(private readonly keys: ApiKeyRepository) {}
-
-  execute(): Promise<ApiKey[]> {
-    return this.keys.list();
-  }
-}
-
-@Injectable()
-export class RevokeApiKeyUseCase {
-  constructor(
-    private readonly keys: ApiKeyRepository,
-    private readonly clock: Clock,
-  ) {}
-
-  async execute(id: string): Promise<ApiKey> {
-    const key = await this.keys.revoke(id, this.clock.now());
-    if (!key) throw new NotFoundError('API key', id);
-    return key;
-  }
-}
-
 /** First start of an empty deployment: one full-access key, so the operator can call the API at once. */
 @Injectable()
 export class CreateInitialApiKeyUseCase {
@@ -90,33 +65,5 @@ export class CreateInitialApiKeyUseCase {
   async execute(): Promise<CreatedApiKey | null> {
     if ((await this.keys.count()) > 0) return null;
     return this.create.execute({ name: 'initial full-access key', scopes: [...SCOPES] });
-  }
-}
-
-@Injectable()
-export class AuthenticateApiKeyUseCase {
-  constructor(
-    private readonly keys: ApiKeyRepository,
-    private readonly usage: KeyUsageRecorder,
-    private readonly clock: Clock,
-  ) {}
-
-  /** Resolves a bearer token to its principal; every failure is the same 401, so keys cannot be probed. */
-  async execute(token: string | undefined): Promise<Principal> {
-    if (!token) throw new UnauthorizedError('missing');
-    if (!ApiKey.looksValid(token)) throw new UnauthorizedError('invalid');
-    const key = await this.keys.findByHash(ApiKey.hash(token));
-    if (!key || key.revoked) throw new UnauthorizedError('invalid');
-    this.usage.record(key.id, this.clock.now());
-    return new Principal(key.id, key.props.scopes);
-  }
-}
-
-@Injectable()
-export class RecordKeyUsageUseCase {
-  constructor(private readonly keys: ApiKeyRepository) {}
-
-  execute(keyId: string, usedAt: Date): Promise<void> {
-    return this.keys.recordUsage(keyId, usedAt);
   }
 }
