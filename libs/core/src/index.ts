@@ -29,7 +29,10 @@ export {
   type KeysetQuery,
   type KeysetSlice,
   MAX_PAGE_SIZE,
+  checkOffsetRequest,
   type OffsetPage,
+  offsetPage,
+  type OffsetRequest,
 } from './pagination/page.js';
 export { type CursorRequest, Paginator } from './pagination/paginator.js';
 

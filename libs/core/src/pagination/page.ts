@@ -40,3 +40,21 @@ export function checkPageSize(value: number | undefined, field = 'page_size'): n
   }
   return size;
 }
+
+export interface OffsetRequest {
+  readonly limit?: number;
+  readonly offset?: number;
+}
+
+/** The validated `limit` (1-100, default 20) and `offset` (0 or more, default 0) of an offset list. */
+export function checkOffsetRequest(request: OffsetRequest): { limit: number; offset: number } {
+  const limit = checkPageSize(request.limit, 'limit');
+  const offset = request.offset ?? 0;
+  if (!Number.isInteger(offset) || offset < 0) throw ValidationError.field('offset', 'offset must be a whole number, 0 or more');
+  return { limit, offset };
+}
+
+/** The API's offset page: the items, the page size used, the records skipped and the total that match. */
+export function offsetPage<T>(items: T[], total: number, request: { limit: number; offset: number }): OffsetPage<T> {
+  return { items, limit: request.limit, offset: request.offset, total };
+}
