@@ -2,9 +2,10 @@ import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { SCOPES } from '#core';
+import { childEnv, CLI, MAIN, runNode } from '../support/processes.js';
 
 /**
  * Smoke suite of `npm start` on embedded defaults: the REAL built process (PGlite under DATA_DIR, jobs in
@@ -13,14 +14,9 @@ import { SCOPES } from '#core';
 
 jest.setTimeout(120_000);
 
-const MAIN = resolve('dist/apps/api/src/main.js');
-const CLI = resolve('dist/apps/cli/src/main.js');
+const cli = (args: readonly string[], dataDir: string) => runNode(CLI, args, { DATA_DIR: dataDir });
 const KEY = /hck_[0-9A-Za-z]{40,}/g;
 
-function childEnv(extra: Record<string, string>): Record<string, string> {
-  // Only what the service needs: no DATABASE_URL or REDIS_URL from the surroundings.
-  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...extra };
-}
 
 /** A running `node dist/apps/api/src/main.js`. */
 class ServerProcess {
@@ -76,24 +72,6 @@ class ServerProcess {
   }
 }
 
-function cli(args: readonly string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: childEnv({ DATA_DIR: dataDir }), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`cli ${args.join(' ')} did not finish within 60 s; stderr: ${stderr}`));
-    }, 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, stdout, stderr });
-    });
-  });
-}
 
 describe('embedded mode: npm start with no DATABASE_URL or REDIS_URL', () => {
   let dataDir: string;

@@ -1,46 +1,20 @@
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase, urlFor } from '../support/database.js';
 import { TEST_POSTGRES_URL } from '../support/env.js';
+import { CLI, type Run, runNode } from '../support/processes.js';
 
 jest.setTimeout(60_000);
 
-const CLI = resolve('dist/apps/cli/src/main.js');
+/** Runs the built CLI as `npm run cli` would, with only the given environment. */
+const cli = (args: readonly string[], env: Record<string, string>): Promise<Run> => runNode(CLI, args, env, 30_000);
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
 
-/** Runs the built CLI as `npm run cli` would, with only the given environment (no ambient DATABASE_URL/REDIS_URL). */
-function cli(args: readonly string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`cli ${args.join(' ')} did not finish within 30 s; stderr: ${stderr}`));
-    }, 30_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, stdout, stderr });
-    });
-  });
-}
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 

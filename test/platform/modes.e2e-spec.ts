@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { ListApiKeysUseCase } from '#core';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { TEST_REDIS_URL } from '../support/env.js';
+import { childEnv, CLI, runNode, WORKER } from '../support/processes.js';
 
 /**
  * The same core flow on every way the service runs: PostgreSQL with jobs in process, PostgreSQL with Redis
@@ -14,31 +13,8 @@ import { TEST_REDIS_URL } from '../support/env.js';
 
 jest.setTimeout(120_000);
 
-const CLI = resolve('dist/apps/cli/src/main.js');
-const WORKER = resolve('dist/apps/worker/src/main.js');
 
-function childEnv(extra: Record<string, string>): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...extra };
-}
 
-function run(script: string, args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${script} ${args.join(' ')} did not finish within 60 s; stderr: ${stderr}`));
-    }, 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, stdout, stderr });
-    });
-  });
-}
 
 /** Polls `probe` until it returns true, or fails after `timeoutMs`. */
 async function eventually(probe: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
@@ -133,7 +109,7 @@ describe.each(MODES)('core flow: $mode', (mode) => {
   }
 
   it('creates a key with the CLI', async () => {
-    const created = await run(CLI, ['api-keys', 'create', '--name', 'modes', '--scopes', 'content:read,content:write', '--json'], cliEnv);
+    const created = await runNode(CLI, ['api-keys', 'create', '--name', 'modes', '--scopes', 'content:read,content:write', '--json'], cliEnv);
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
     key = JSON.parse(created.stdout) as { id: string; key: string };
@@ -177,7 +153,7 @@ describe.each(MODES)('core flow: $mode', (mode) => {
       return keys.find((k) => k.id === key.id)?.props.lastUsedAt instanceof Date;
     }, 'lastUsedAt to be recorded');
     // Also as the CLI reports it.
-    const listed = await run(CLI, ['api-keys', 'list', '--json'], cliEnv);
+    const listed = await runNode(CLI, ['api-keys', 'list', '--json'], cliEnv);
     expect(listed.code).toBe(0);
     const entry = (JSON.parse(listed.stdout) as Array<{ id: string; lastUsedAt: string | null }>).find((k) => k.id === key.id);
     expect(entry?.lastUsedAt).toEqual(expect.any(String));
