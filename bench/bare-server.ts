@@ -7,9 +7,42 @@ import pg from 'pg';
  */
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 
+/** GET /v1/articles?page_size=N: published articles, newest first, with their HTML. */
+async function articles(size: number): Promise<string> {
+  const { rows } = await pool.query(
+    `SELECT a.id, a.slug, a.section_id, a.collection_id, a.status, a.published_at, a.created_at, a.updated_at,
+            a.keywords, a.meta_description, a.og_image, r.title, r.content_html
+     FROM articles a JOIN article_revisions r ON r.id = a.current_revision_id
+     WHERE a.status = 'published' ORDER BY a.created_at DESC, a.id DESC LIMIT $1`,
+    [size + 1],
+  );
+  const results = rows.slice(0, size).map((r) => ({
+    id: r.id,
+    title: r.title,
+    slug: r.slug,
+    url: `http://localhost/articles/${r.slug}`,
+    sectionId: r.section_id,
+    collectionId: r.collection_id,
+    status: r.status,
+    publishedAt: r.published_at?.toISOString() ?? null,
+    keywords: r.keywords,
+    metaDescription: r.meta_description,
+    ogImage: r.og_image,
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+    contentHtml: r.content_html,
+  }));
+  return JSON.stringify({ results, has_more: rows.length > size, next_cursor: rows.length > size ? 'x' : null });
+}
+
 const server = createServer(async (request, response) => {
   try {
     const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname === '/v1/articles') {
+      const body = await articles(Math.min(100, Math.max(1, Number(url.searchParams.get('page_size') ?? 20))));
+      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body);
+      return;
+    }
     const size = Math.min(100, Math.max(1, Number(url.searchParams.get('page_size') ?? 20)));
     const { rows } = await pool.query(
       `SELECT id, helpdesk_id, section_id, parent_collection_id, title, subtitle, short_id, created_at, updated_at

@@ -11,7 +11,9 @@ import { rssMiB, startProcess } from './processes.js';
  * `npm run bench`: measures, in one run and on this machine,
  *  1. GET /v1/collections?page_size=100 on the service (PostgreSQL) against a bare node:http + pg server
  *     answering the same rows, as requests/s, p50/p99 and their ratio (target ≥ 0.5);
- *  2. embedded start-up: first start with initdb (target < 5 s), warm start (target < 2 s), idle RSS.
+ *  2. articles (10 000 published, ~5 KB): POST rate, GET /v1/articles?page_size=100&format=html against the bare
+ *     server (ratio >= 0.5), page 1 against page 100 (<= 1.2x), GET by ID p99, search p95 (<= 50 ms);
+ *  3. embedded start-up: first start with initdb (target < 5 s), warm start (target < 2 s), idle RSS.
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -137,6 +139,124 @@ async function benchCollections(): Promise<{ ratio: number }> {
   }
 }
 
+const WORDS = (
+  'account password reset billing invoice refund subscription plan upgrade downgrade team member invite role ' +
+  'permission export import report dashboard integration webhook token security login email notification ' +
+  'mobile desktop browser settings profile language timezone calendar schedule payment card receipt tax'
+).split(' ');
+
+/** A ~5 KB Markdown article: headings, paragraphs, a list, a callout, varied vocabulary for search. */
+function articleMarkdown(seed: number): string {
+  let state = seed + 1;
+  const word = () => WORDS[(state = (state * 1103515245 + 12345) % 2147483648) % WORDS.length]!;
+  const sentence = () => `${Array.from({ length: 12 }, word).join(' ')}.`;
+  const parts: string[] = [];
+  while (parts.join('\n\n').length < 5000) {
+    parts.push(`## ${word()} ${word()}`, Array.from({ length: 4 }, sentence).join(' '), `- ${sentence()}\n- ${sentence()}`);
+    parts.push(`:::callout{variant="info"}\n${sentence()}\n:::`);
+  }
+  return parts.join('\n\n');
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function benchArticles(): Promise<void> {
+  const url = await recreateDatabase('hc_bench_articles');
+  const dataDir = mkdtempSync(join(tmpdir(), 'hc-bench-articles-'));
+  const count = Number(process.env.BENCH_ARTICLES ?? 10_000);
+  const env = {
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    APP_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
+    RATE_LIMIT_REQUESTS_PER_MINUTE: '1000000000',
+    RATE_LIMIT_CREATE_ARTICLES_PER_HOUR: '1000000000',
+    REDIS_URL: '',
+  };
+  const api = await startProcess(API, [], env, READY);
+  const base = api.match[1]!.replace('//localhost:', '//127.0.0.1:');
+  try {
+    const created = execFileSync(process.execPath, [CLI, 'api-keys', 'create', '--name', 'bench', '--legacy', '--json'], { env: { ...process.env, ...env } }).toString();
+    const key = (JSON.parse(created) as { key: string }).key;
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const sections = (await call(base, key, 'GET', '/v1/sections')) as { results: Array<{ id: string }> };
+    const sectionId = sections.results[0]!.id;
+    const bodies = Array.from({ length: 50 }, (_, i) => articleMarkdown(i));
+    process.stdout.write(`\nCreating ${count} published articles of ~5 KB through POST /v1/articles…\n`);
+    let n = 0;
+    const post = await autocannon({
+      url: `${base}/v1/articles`,
+      method: 'POST',
+      connections: CONNECTIONS,
+      amount: count,
+      headers,
+      requests: [
+        {
+          setupRequest: (request) => {
+            n += 1;
+            return { ...request, body: JSON.stringify({ title: `Article ${n} ${WORDS[n % WORDS.length]}`, sectionId, markdown: bodies[n % bodies.length], publish: true }) };
+          },
+        },
+      ],
+    });
+    process.stdout.write(`  POST /v1/articles (5 KB Markdown): ${post.requests.average.toFixed(0)} req/s, p99 ${post.latency.p99} ms, non-2xx ${post.non2xx}  (target >= 200/s: ${post.requests.average >= 200 ? 'met' : 'MISSED'})\n`);
+
+    const path = '/v1/articles?page_size=100&format=html';
+    const bare = await startProcess(BARE, [], { DATABASE_URL: url, PORT: '0' }, /listening on (\d+)/);
+    try {
+      const bareUrl = `http://127.0.0.1:${bare.match[1]}${path}`;
+      const auth = { authorization: `Bearer ${key}` };
+      await load(`${base}${path}`, auth, 2);
+      await load(bareUrl, {}, 2);
+      const service = await load(`${base}${path}`, auth, DURATION);
+      const baseline = await load(bareUrl, {}, DURATION);
+      const ratio = service.rps / baseline.rps;
+      process.stdout.write(`\nGET ${path}  (${count} articles)\n${row('service', service)}\n${row('bare node:http + pg', baseline)}\n`);
+      process.stdout.write(`  ratio service/bare: ${ratio.toFixed(2)}  (target >= 0.5: ${ratio >= 0.5 ? 'met' : 'MISSED'})\n`);
+    } finally {
+      await bare.stop();
+    }
+
+    // Page 100 via cursors, against page 1.
+    let cursor: string | null = null;
+    let deepest = path;
+    for (let page = 1; page < 100; page++) {
+      const body = (await call(base, key, 'GET', cursor ? `${path}&start_cursor=${encodeURIComponent(cursor)}` : path)) as { next_cursor: string | null };
+      if (!body.next_cursor) break;
+      cursor = body.next_cursor;
+      deepest = `${path}&start_cursor=${encodeURIComponent(cursor)}`;
+    }
+    const auth = { authorization: `Bearer ${key}` };
+    const first = await load(`${base}${path}`, auth, 5);
+    const deep = await load(`${base}${deepest}`, auth, 5);
+    const deepRatio = deep.p50 / Math.max(1, first.p50);
+    process.stdout.write(`\nKeyset depth: page 1 p50 ${first.p50} ms vs page 100 p50 ${deep.p50} ms: ${deepRatio.toFixed(2)}x  (target <= 1.2x: ${deepRatio <= 1.2 ? 'met' : 'MISSED'})\n`);
+
+    const list = (await call(base, key, 'GET', '/v1/articles?page_size=100')) as { results: Array<{ id: string }> };
+    const one = await autocannon({ url: `${base}/v1/articles/${list.results[50]!.id}`, connections: CONNECTIONS, duration: 5, headers: auth });
+    process.stdout.write(`GET /v1/articles/{id}: ${one.requests.average.toFixed(0)} req/s, p50 ${one.latency.p50} ms, p99 ${one.latency.p99} ms\n`);
+
+    // Search latency, one query at a time so each figure is the query's own.
+    const timings: number[] = [];
+    const queries = ['password reset', 'billing invoice', '"team member"', 'webhook -token', 'subscription OR refund', 'mobile notification settings'];
+    for (let i = 0; i < 120; i++) {
+      const started = performance.now();
+      await call(base, key, 'GET', `/v1/articles/search?query=${encodeURIComponent(queries[i % queries.length]!)}&page_size=20`);
+      timings.push(performance.now() - started);
+    }
+    const p95 = percentile(timings, 95);
+    process.stdout.write(`Search over ${count} articles: p50 ${percentile(timings, 50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms  (target <= 50 ms: ${p95 <= 50 ? 'met' : 'MISSED'})\n`);
+  } finally {
+    await api.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function benchEmbeddedStart(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hc-bench-embedded-'));
   const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' };
@@ -159,6 +279,7 @@ async function benchEmbeddedStart(): Promise<void> {
 async function main(): Promise<void> {
   const only = process.argv[2];
   if (!only || only === 'collections') await benchCollections();
+  if (!only || only === 'articles') await benchArticles();
   if (!only || only === 'embedded') await benchEmbeddedStart();
 }
 

@@ -25,6 +25,25 @@ const SERVED = [
   'DELETE /v1/collections/{id}',
   'POST /v1/collections/{id}/move',
   'PUT /v1/collections/{id}/translations/{language}',
+  'POST /v1/articles',
+  'GET /v1/articles',
+  'GET /v1/articles/{id}',
+  'PATCH /v1/articles/{id}',
+  'DELETE /v1/articles/{id}',
+  'GET /v1/articles/{id}/draft',
+  'DELETE /v1/articles/{id}/draft',
+  'POST /v1/articles/{id}/publish',
+  'POST /v1/articles/{id}/unpublish',
+  'POST /v1/articles/{id}/restore',
+  'POST /v1/articles/{id}/move',
+  'GET /v1/articles/{id}/revisions',
+  'GET /v1/articles/{id}/revisions/{revisionId}',
+  'GET /v1/articles/{id}/revisions/{revisionId}/diff',
+  'GET /v1/articles/search',
+  'GET /v1/articles/translations/missing',
+  'GET /v1/articles/{id}/translations',
+  'PUT /v1/articles/{id}/translations/{locale}',
+  'POST /v1/articles/{id}/translations/{locale}/publish',
 ];
 
 const HEALTH = ['/healthz', '/readyz'];
@@ -79,7 +98,7 @@ describe('OpenAPI document and reference', () => {
     const key = await t.key(null);
     for (const entry of SERVED) {
       const [method, template] = entry.split(' ') as [string, string];
-      const path = template.replace('{id}', 'x_unknown').replace('{language}', 'en');
+      const path = template.replace('{id}', 'x_unknown').replace('{language}', 'en').replace('{revisionId}', '1').replace('{locale}', 'fr');
       const res = await t.http[method.toLowerCase() as 'get'].call(t.http, path).set(bearer(key)).send({});
       expect({ entry, error: res.body?.error }).not.toEqual({ entry, error: 'No such route' });
       expect(res.status).not.toBe(405);
@@ -116,9 +135,12 @@ describe('OpenAPI document and reference', () => {
     }
   });
 
-  it('documents reads as content:read and writes as content:write', () => {
+  it('documents reads as content:read, writes as content:write and making changes live as content:publish', () => {
+    const PUBLISH = ['post /v1/articles/{id}/publish', 'post /v1/articles/{id}/unpublish', 'delete /v1/articles/{id}', 'post /v1/articles/{id}/translations/{locale}/publish'];
+    const WRITE_READS = ['get /v1/articles/{id}/draft'];
     for (const { method, path, operation } of operations.filter((o) => o.path.startsWith('/v1/'))) {
-      const expected = method === 'get' ? ['content:read'] : ['content:write'];
+      const op = `${method} ${path}`;
+      const expected = PUBLISH.includes(op) ? ['content:publish'] : method === 'get' && !WRITE_READS.includes(op) ? ['content:read'] : ['content:write'];
       expect({ op: `${method} ${path}`, scopes: operation['x-required-scopes'] }).toEqual({ op: `${method} ${path}`, scopes: expected });
     }
   });

@@ -38,6 +38,25 @@ const ROUTES: readonly RouteCase[] = [
   { method: 'delete', path: '/v1/collections/{collection}', scope: 'content:write', status: 200 },
   { method: 'post', path: '/v1/collections/{collection}/move', scope: 'content:write', status: 200, body: { section_id: '{section}' } },
   { method: 'put', path: '/v1/collections/{collection}/translations/fr', scope: 'content:write', status: 201, body: { title: 'Collection FR' } },
+  { method: 'post', path: '/v1/articles', scope: 'content:write', status: 201, body: { title: 'Created article', sectionId: '{default}', markdown: 'Hello' } },
+  { method: 'get', path: '/v1/articles', scope: 'content:read', status: 200 },
+  { method: 'get', path: '/v1/articles/{article}', scope: 'content:read', status: 200 },
+  { method: 'patch', path: '/v1/articles/{article}', scope: 'content:write', status: 200, body: { title: 'Renamed article' } },
+  { method: 'delete', path: '/v1/articles/{article}', scope: 'content:publish', status: 200 },
+  { method: 'get', path: '/v1/articles/{article}/draft', scope: 'content:write', status: 200 },
+  { method: 'delete', path: '/v1/articles/{article}/draft', scope: 'content:write', status: 200 },
+  { method: 'post', path: '/v1/articles/{article}/publish', scope: 'content:publish', status: 200 },
+  { method: 'post', path: '/v1/articles/{article}/unpublish', scope: 'content:publish', status: 200 },
+  { method: 'post', path: '/v1/articles/{trashed}/restore', scope: 'content:write', status: 200 },
+  { method: 'post', path: '/v1/articles/{article}/move', scope: 'content:write', status: 200, body: { collection_id: '{collection}', section_id: '{default}' } },
+  { method: 'get', path: '/v1/articles/{article}/revisions', scope: 'content:read', status: 200 },
+  { method: 'get', path: '/v1/articles/{article}/revisions/1', scope: 'content:read', status: 200 },
+  { method: 'get', path: '/v1/articles/{article}/revisions/1/diff?against=1', scope: 'content:read', status: 200 },
+  { method: 'get', path: '/v1/articles/search?query=matrix', scope: 'content:read', status: 200 },
+  { method: 'get', path: '/v1/articles/translations/missing', scope: 'content:read', status: 200 },
+  { method: 'get', path: '/v1/articles/{article}/translations', scope: 'content:read', status: 200 },
+  { method: 'put', path: '/v1/articles/{article}/translations/fr', scope: 'content:write', status: 200, body: { title: 'Article FR', markdown: 'Bonjour' } },
+  { method: 'post', path: '/v1/articles/{article}/translations/fr/publish', scope: 'content:publish', status: 200 },
 ];
 
 /** Which keys pass a route's scope: content:write and content:publish imply content:read; null (legacy) is all. */
@@ -68,18 +87,27 @@ function allows(key: KeyCase, route: RouteCase): boolean {
 
 const CASES = ROUTES.flatMap((route) => KEYS.map((key) => ({ route, key, allowed: allows(key, route) })));
 
+interface Ids {
+  readonly section: string;
+  readonly collection: string;
+  readonly article: string;
+  readonly trashed: string;
+}
+
 describe('scope matrix: every route against every kind of key', () => {
   let t: TestApp;
   let admin: string;
+  let defaultSection: string;
+  const trashedIds: string[] = [];
   const plainKeys = new Map<string, string>();
 
   /** Every item of a cursor list, all pages. */
-  async function all(path: string): Promise<unknown[]> {
+  async function all(path: string, extra = ''): Promise<unknown[]> {
     const items: unknown[] = [];
     let cursor: string | null = null;
     do {
       const query: string = cursor ? `&start_cursor=${encodeURIComponent(cursor)}` : '';
-      const res = await t.http.get(`${path}?page_size=100${query}`).set(bearer(admin)).expect(200);
+      const res = await t.http.get(`${path}?page_size=100${extra}${query}`).set(bearer(admin)).expect(200);
       items.push(...(res.body.results as unknown[]));
       cursor = res.body.next_cursor as string | null;
     } while (cursor);
@@ -88,42 +116,69 @@ describe('scope matrix: every route against every kind of key', () => {
 
   /** Everything any route of the matrix could change, read with the admin key. */
   async function state(): Promise<unknown> {
-    const [helpdesk, sections, collections] = await Promise.all([
+    const [helpdesk, sections, collections, articles, trashed] = await Promise.all([
       t.http.get('/v1/helpdesk').set(bearer(admin)).expect(200),
       all('/v1/sections'),
       all('/v1/collections'),
+      all('/v1/articles', '&status=all&format=json'),
+      Promise.all(trashedIds.map((id) => t.http.get(`/v1/articles/${id}`).set(bearer(admin)).then((res) => res.body as unknown))),
     ]);
-    return { helpdesk: helpdesk.body, sections, collections };
+    return { helpdesk: helpdesk.body, sections, collections, articles, trashed };
   }
 
-  /** A fresh section and collection for one request, so that deletes and moves have something to act on. */
-  async function fixtures(): Promise<{ section: string; collection: string }> {
+  /**
+   * Fresh resources for one request, so that deletes, moves and state changes have something to act on: a
+   * section, a collection, a published article with an open draft (two revisions), and a trashed draft article.
+   */
+  async function fixtures(): Promise<Ids> {
     const section = await t.http.post('/v1/sections').set(bearer(admin)).send({ name: 'Matrix section' }).expect(201);
     const collection = await t.http.post('/v1/collections').set(bearer(admin)).send({ title: 'Matrix collection' }).expect(201);
-    return { section: section.body.id, collection: collection.body.id };
+    const article = await t.http
+      .post('/v1/articles')
+      .set(bearer(admin))
+      .send({ title: 'Matrix article', sectionId: defaultSection, markdown: 'Live', publish: true })
+      .expect(201);
+    await t.http.patch(`/v1/articles/${article.body.id}`).set(bearer(admin)).send({ markdown: 'Draft' }).expect(200);
+    await t.http.put(`/v1/articles/${article.body.id}/translations/fr`).set(bearer(admin)).send({ title: 'Matrice' }).expect(201);
+    const trashed = await t.http.post('/v1/articles').set(bearer(admin)).send({ title: 'Matrix trashed', sectionId: defaultSection }).expect(201);
+    await t.http.delete(`/v1/articles/${trashed.body.id}`).set(bearer(admin)).expect(200);
+    trashedIds.push(trashed.body.id);
+    return { section: section.body.id, collection: collection.body.id, article: article.body.id, trashed: trashed.body.id };
   }
 
-  /** Removes what a case left behind (the collection first: a moved one is inside the section). */
-  async function cleanUp(ids: { section: string; collection: string }): Promise<void> {
+  /** Removes what a case left behind (articles out of the collection first, the collection before the section). */
+  async function cleanUp(ids: Ids): Promise<void> {
+    for (const article of [ids.article, ids.trashed]) {
+      await t.http.post(`/v1/articles/${article}/move`).set(bearer(admin)).send({ collection_id: null });
+    }
     for (const path of [`/v1/collections/${ids.collection}`, `/v1/sections/${ids.section}`]) {
       const res = await t.http.delete(path).set(bearer(admin));
       expect([200, 404]).toContain(res.status);
     }
   }
 
-  function fill<T>(value: T, ids: { section: string; collection: string }): T {
-    return JSON.parse(JSON.stringify(value).replaceAll('{section}', ids.section).replaceAll('{collection}', ids.collection)) as T;
+  function fill<T>(value: T, ids: Ids): T {
+    const filled = JSON.stringify(value)
+      .replaceAll('{section}', ids.section)
+      .replaceAll('{collection}', ids.collection)
+      .replaceAll('{article}', ids.article)
+      .replaceAll('{trashed}', ids.trashed)
+      .replaceAll('{default}', defaultSection);
+    return JSON.parse(filled) as T;
   }
 
-  function send(route: RouteCase, key: string, ids: { section: string; collection: string }): Promise<Response> {
+  function send(route: RouteCase, key: string, ids: Ids): Promise<Response> {
     const request = t.http[route.method](fill(route.path, ids)).set(bearer(key));
     return route.body ? request.send(fill(route.body, ids)) : request;
   }
 
   beforeAll(async () => {
     // The matrix sends a few hundred requests with the admin key; the rate limit is not under test here.
-    t = await startTestApp({ env: { HELPDESK_LANGUAGES: 'en,fr', RATE_LIMIT_REQUESTS_PER_MINUTE: '1000000' } });
+    t = await startTestApp({
+      env: { HELPDESK_LANGUAGES: 'en,fr', RATE_LIMIT_REQUESTS_PER_MINUTE: '1000000', RATE_LIMIT_CREATE_ARTICLES_PER_HOUR: '1000000' },
+    });
     admin = await t.key(null);
+    defaultSection = ((await t.http.get('/v1/sections').set(bearer(admin)).expect(200)).body.results as Array<{ id: string }>)[0]!.id;
     for (const key of KEYS) plainKeys.set(key.label, await t.key(key.scopes));
   });
   afterAll(() => t.close());
@@ -141,7 +196,12 @@ describe('scope matrix: every route against every kind of key', () => {
       )
       .sort();
     const matrix = ROUTES.map((route) => {
-      const path = route.path.replace('{section}', '{id}').replace('{collection}', '{id}').replace('/translations/fr', '/translations/{language}');
+      const path = route.path
+        .replace(/\{(section|collection|article|trashed)\}/, '{id}')
+        .replace(/^(\/v1\/articles\/\{id\}\/translations\/)fr/, '$1{locale}')
+        .replace('/translations/fr', '/translations/{language}')
+        .replace(/\/revisions\/\d+/, '/revisions/{revisionId}')
+        .replace(/\?.*$/, '');
       return `${route.method.toUpperCase()} ${path} ${JSON.stringify([route.scope])}`;
     }).sort();
     expect(matrix).toEqual(documented);

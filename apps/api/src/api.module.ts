@@ -14,6 +14,8 @@ import {
 import { ContentModule } from '#content';
 import { MIGRATIONS } from '#migrations';
 import { JobProcessorsModule } from '../../worker/src/job-processors.module.js';
+import { ArticleTranslationsController } from './article-translations/article-translations.controller.js';
+import { ArticlesController } from './articles/articles.controller.js';
 import { CollectionsController } from './collections/collections.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { HelpdeskController } from './helpdesk/helpdesk.controller.js';
@@ -36,7 +38,9 @@ export class ApiModule implements NestModule {
         ContentModule,
         ...(options.runsJobs ? [JobProcessorsModule] : []),
       ],
-      controllers: [HealthController, HelpdeskController, SectionsController, CollectionsController],
+      // ArticleTranslationsController before ArticlesController: /articles/search and
+      // /articles/translations/missing must be matched before /articles/:id.
+      controllers: [HealthController, HelpdeskController, SectionsController, CollectionsController, ArticleTranslationsController, ArticlesController],
       providers: [
         RouteScopesVerifier,
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -23,3 +23,34 @@ export { type UpdateCollectionCommand, UpdateCollectionUseCase } from './collect
 export { type MoveCollectionCommand, MoveCollectionUseCase } from './collections/application/move-collection.use-case.js';
 export { DeleteCollectionUseCase } from './collections/application/delete-collection.use-case.js';
 export { type PutCollectionTranslationCommand, PutCollectionTranslationUseCase } from './collections/application/put-collection-translation.use-case.js';
+
+export { ARTICLE_STATUSES, type ArticleRevision, type ArticleStatus } from './articles/domain/article.js';
+export { type ArticleRecord, CONTENT_FORMATS, type ContentFormat } from './articles/application/article.repository.js';
+export { etagOf } from './articles/application/article-access.js';
+export { type CreateArticleCommand, CreateArticleUseCase } from './articles/application/create-article.use-case.js';
+export { type DraftView, GetArticleDraftUseCase, GetArticleUseCase } from './articles/application/get-article.use-case.js';
+export { ListArticlesOffsetUseCase, ListArticlesUseCase } from './articles/application/list-articles.use-case.js';
+export { type UpdateArticleCommand, UpdateArticleUseCase } from './articles/application/update-article.use-case.js';
+export { PublishArticleUseCase } from './articles/application/publish-article.use-case.js';
+export { DiscardArticleDraftUseCase } from './articles/application/discard-article-draft.use-case.js';
+export { type MoveArticleCommand, MoveArticleUseCase } from './articles/application/move-article.use-case.js';
+export { RestoreArticleUseCase } from './articles/application/restore-article.use-case.js';
+export { TrashArticleUseCase } from './articles/application/trash-article.use-case.js';
+export { UnpublishArticleUseCase } from './articles/application/unpublish-article.use-case.js';
+export {
+  DiffArticleRevisionsUseCase,
+  GetArticleRevisionUseCase,
+  ListArticleRevisionsUseCase,
+  type RevisionDiff,
+} from './articles/application/article-revisions.use-cases.js';
+export { type ArticleTranslation } from './articles/domain/article-translation.js';
+export {
+  GetArticleTranslationUseCase,
+  ListArticleTranslationsUseCase,
+  MissingTranslationsUseCase,
+  PublishArticleTranslationUseCase,
+  type PutArticleTranslationCommand,
+  PutArticleTranslationUseCase,
+  SearchArticlesUseCase,
+  type SearchResult,
+} from './articles/application/article-translation.use-cases.js';

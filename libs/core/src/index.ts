@@ -41,7 +41,7 @@ export { DatabaseModule } from './database/database.module.js';
 export { EmbeddedDatabaseLockedError, EmbeddedPostgres } from './database/embedded-postgres.js';
 export { TransactionHost, UnitOfWork } from './database/transaction.js';
 export { isUniqueViolation, isDatabaseUnavailable } from './database/pg-errors.js';
-export { type KeysetColumns, type KeysetList, readKeysetRows, selectColumns } from './database/keyset.js';
+export { columnList, type KeysetColumns, type KeysetList, readKeysetRows, selectColumns } from './database/keyset.js';
 export { SnakeNamingStrategy } from './database/snake-naming.strategy.js';
 export { TimestampColumn } from './database/columns.js';
 

@@ -42,21 +42,25 @@ export async function readKeysetRows<R>(db: TransactionHost, list: KeysetList, q
   return { rows: hasMore ? rows.slice(0, query.pageSize) : rows, hasMore };
 }
 
-const selects = new WeakMap<object, Map<string, string>>();
+const columnLists = new WeakMap<object, Map<string, string>>();
 
 /**
- * `SELECT alias.column AS "property", … FROM table alias` for an ORM entity, so plain SQL returns rows
- * shaped like the entity (dates and arrays are parsed by the driver). Built once per entity and alias.
+ * `alias.column AS "property", …` for an ORM entity, so plain SQL returns rows shaped like the entity (dates
+ * and arrays are parsed by the driver). Built once per entity and alias.
  */
-export function selectColumns<T extends ObjectLiteral>(manager: EntityManager, entity: EntityTarget<T>, alias: string): string {
+export function columnList<T extends ObjectLiteral>(manager: EntityManager, entity: EntityTarget<T>, alias: string): string {
   const metadata = manager.connection.getMetadata(entity);
-  let byAlias = selects.get(metadata);
-  if (!byAlias) selects.set(metadata, (byAlias = new Map()));
-  let select = byAlias.get(alias);
-  if (!select) {
-    const columns = metadata.columns.map((c) => `${alias}.${c.databaseName} AS "${c.propertyName}"`).join(', ');
-    select = `SELECT ${columns} FROM ${metadata.tableName} ${alias}`;
-    byAlias.set(alias, select);
+  let byAlias = columnLists.get(metadata);
+  if (!byAlias) columnLists.set(metadata, (byAlias = new Map()));
+  let list = byAlias.get(alias);
+  if (!list) {
+    list = metadata.columns.map((c) => `${alias}.${c.databaseName} AS "${c.propertyName}"`).join(', ');
+    byAlias.set(alias, list);
   }
-  return select;
+  return list;
+}
+
+/** `SELECT <columnList> FROM table alias` for an ORM entity. */
+export function selectColumns<T extends ObjectLiteral>(manager: EntityManager, entity: EntityTarget<T>, alias: string): string {
+  return `SELECT ${columnList(manager, entity, alias)} FROM ${manager.connection.getMetadata(entity).tableName} ${alias}`;
 }

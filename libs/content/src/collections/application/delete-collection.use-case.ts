@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidStateError, UnitOfWork } from '#core';
+import { ArticleRepository } from '../../articles/application/article.repository.js';
 import { CollectionRepository } from './collection.repository.js';
 import { GetCollectionUseCase } from './get-collection.use-case.js';
 
-/** Deletes a collection that has no child collections (409 otherwise). */
+/** Deletes a collection that has no child collections and no articles (409 otherwise). */
 @Injectable()
 export class DeleteCollectionUseCase {
   constructor(
     private readonly collections: CollectionRepository,
+    private readonly articles: ArticleRepository,
     private readonly getCollection: GetCollectionUseCase,
     private readonly unitOfWork: UnitOfWork,
   ) {}
@@ -15,9 +17,12 @@ export class DeleteCollectionUseCase {
   execute(id: string): Promise<void> {
     return this.unitOfWork.run(async () => {
       await this.collections.lockTree();
-      await this.getCollection.execute(id);
+      // Locked: no article may be put in it between the check and the delete.
+      await this.getCollection.execute(id, { forUpdate: true });
       const children = await this.collections.countChildren(id);
       if (children > 0) throw new InvalidStateError(`Collection ${id} has ${children} child collection(s); move or delete them first`);
+      const articles = await this.articles.countInCollection(id);
+      if (articles > 0) throw new InvalidStateError(`Collection ${id} holds ${articles} article(s), trashed ones included; move them out first`);
       await this.collections.delete(id);
     });
   }

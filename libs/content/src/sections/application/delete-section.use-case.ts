@@ -1,22 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '#core';
+import { ArticleRepository } from '../../articles/application/article.repository.js';
 import { GetSectionUseCase } from './get-section.use-case.js';
 import { SectionRepository } from './section.repository.js';
 
-/** Deletes an empty, non-default section (409 otherwise). */
+/** Deletes an empty, non-default section: no collections and no articles, trashed ones included (409 otherwise). */
 @Injectable()
 export class DeleteSectionUseCase {
   constructor(
     private readonly sections: SectionRepository,
+    private readonly articles: ArticleRepository,
     private readonly getSection: GetSectionUseCase,
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
   execute(id: string): Promise<void> {
     return this.unitOfWork.run(async () => {
-      // Locked: it must not become the default, or gain a collection, between the check and the delete.
+      // Locked: it must not become the default, or gain a collection or article, between the check and the delete.
       const section = await this.getSection.execute(id, { forUpdate: true });
-      section.assertDeletable({ collections: await this.sections.countCollections(id) });
+      section.assertDeletable({ collections: await this.sections.countCollections(id), articles: await this.articles.countInSection(id) });
       await this.sections.delete(id);
     });
   }

@@ -64,13 +64,13 @@ describe('Section', () => {
 
   describe('assertDeletable', () => {
     it('an empty, non-default section may be deleted', () => {
-      expect(() => section().assertDeletable({ collections: 0 })).not.toThrow();
+      expect(() => section().assertDeletable({ collections: 0, articles: 0 })).not.toThrow();
     });
 
     it('the default section may not, even when empty', () => {
       const error = (() => {
         try {
-          section({ isDefault: true }).assertDeletable({ collections: 0 });
+          section({ isDefault: true }).assertDeletable({ collections: 0, articles: 0 });
         } catch (e) {
           return e;
         }
@@ -80,8 +80,12 @@ describe('Section', () => {
     });
 
     it('a section holding collections may not', () => {
-      expect(() => section().assertDeletable({ collections: 1 })).toThrow(InvalidStateError);
-      expect(() => section().assertDeletable({ collections: 3 })).toThrow(/3 collection/);
+      expect(() => section().assertDeletable({ collections: 1, articles: 0 })).toThrow(InvalidStateError);
+      expect(() => section().assertDeletable({ collections: 3, articles: 0 })).toThrow(/3 collection/);
+    });
+
+    it('a section holding articles may not', () => {
+      expect(() => section().assertDeletable({ collections: 0, articles: 2 })).toThrow(/2 article/);
     });
   });
 

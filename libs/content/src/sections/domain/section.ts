@@ -69,10 +69,12 @@ export class Section {
     this.props.updatedAt = at;
   }
 
-  assertDeletable(contents: { collections: number }): void {
+  assertDeletable(contents: { collections: number; articles: number }): void {
     if (this.props.isDefault) throw new InvalidStateError('The default section cannot be deleted');
-    if (contents.collections > 0) {
-      throw new InvalidStateError(`Section ${this.props.id} is not empty (${contents.collections} collection(s)); move or delete them first`);
+    if (contents.collections > 0 || contents.articles > 0) {
+      throw new InvalidStateError(
+        `Section ${this.props.id} is not empty (${contents.collections} collection(s), ${contents.articles} article(s)); move or delete them first`,
+      );
     }
   }
 

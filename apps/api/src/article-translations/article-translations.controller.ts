@@ -1,0 +1,131 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { IsDefined, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import type { Response } from 'express';
+import { AppConfig, CurrentPrincipal, type Principal, RequireScopes } from '#core';
+import {
+  ListArticleTranslationsUseCase,
+  MissingTranslationsUseCase,
+  PublishArticleTranslationUseCase,
+  PutArticleTranslationUseCase,
+  SearchArticlesUseCase,
+} from '#content';
+import { CursorPageQuery } from '../common/pagination.request.js';
+import { UnlessOmitted } from '../common/validation.decorators.js';
+import {
+  ArticleTranslationList,
+  ArticleTranslationResponse,
+  MissingTranslationsResponse,
+  SearchPage,
+  SearchResultResponse,
+} from './article-translation.response.js';
+
+class PutArticleTranslationRequest {
+  @ApiProperty({ minLength: 1, maxLength: 500 })
+  @IsString()
+  @Length(1, 500)
+  title: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'ProseMirror JSON; mutually exclusive with markdown' })
+  @UnlessOmitted()
+  @IsDefined()
+  content?: unknown;
+
+  @ApiPropertyOptional({ description: 'Mutually exclusive with content' })
+  @UnlessOmitted()
+  @IsString()
+  @MaxLength(5 * 1024 * 1024)
+  markdown?: string;
+}
+
+class MissingQuery {
+  @ApiPropertyOptional({ description: 'Comma-separated locales; default: every enabled language but the default one', example: 'fr,de' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9-]+(,[A-Za-z0-9-]+)*$/, { message: 'locales must be comma-separated language codes' })
+  locales?: string;
+}
+
+class SearchQuery extends CursorPageQuery {
+  @ApiProperty({ description: 'Words, "quoted phrases", OR and -excluded words (websearch syntax)', example: 'reset password' })
+  @IsString()
+  @Length(1, 500)
+  query: string;
+
+  @ApiPropertyOptional({ description: 'Search the published translations in this locale instead of the default language' })
+  @IsOptional()
+  @IsString()
+  @Length(2, 20)
+  locale?: string;
+}
+
+/** Translations of articles, translation coverage and search. Registered before the article routes (`/articles/:id`). */
+@ApiTags('Articles')
+@Controller('articles')
+export class ArticleTranslationsController {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly putTranslation: PutArticleTranslationUseCase,
+    private readonly publishTranslation: PublishArticleTranslationUseCase,
+    private readonly listTranslations: ListArticleTranslationsUseCase,
+    private readonly missingTranslations: MissingTranslationsUseCase,
+    private readonly searchArticles: SearchArticlesUseCase,
+  ) {}
+
+  @Get('search')
+  @RequireScopes('content:read')
+  @ApiOperation({
+    summary: 'Search published articles',
+    description: 'PostgreSQL full-text search (websearch syntax), in the language configuration of the locale where it has one; ranked, with a highlighted snippet; published articles only; cursor-paginated.',
+  })
+  @ApiOkResponse({ type: SearchPage })
+  async search(@Query() query: SearchQuery): Promise<SearchPage> {
+    const page = await this.searchArticles.execute({ query: query.query, locale: query.locale, pageSize: query.page_size, startCursor: query.start_cursor });
+    return { ...page, results: page.results.map((hit) => SearchResultResponse.from(hit, this.config.http.publicUrl)) };
+  }
+
+  @Get('translations/missing')
+  @RequireScopes('content:read')
+  @ApiOperation({ summary: 'Published articles missing a translation', description: 'For each locale, the published articles with no translation row in it.' })
+  @ApiOkResponse({ type: MissingTranslationsResponse })
+  async missing(@Query() query: MissingQuery): Promise<MissingTranslationsResponse> {
+    return { missing: await this.missingTranslations.execute(query.locales?.split(',')) };
+  }
+
+  @Get(':id/translations')
+  @RequireScopes('content:read')
+  @ApiOperation({ summary: "List an article's translations" })
+  @ApiOkResponse({ type: ArticleTranslationList })
+  async list(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ArticleTranslationList> {
+    const translations = await this.listTranslations.execute(id, principal);
+    return { results: translations.map(ArticleTranslationResponse.from), has_more: false, next_cursor: null };
+  }
+
+  @Put(':id/translations/:locale')
+  @RequireScopes('content:write')
+  @ApiOperation({
+    summary: 'Write a translation (its draft)',
+    description: 'title and content|markdown; locale must be an enabled language other than the default one (400 otherwise). 201 created, 200 replaced.',
+  })
+  @ApiOkResponse({ type: ArticleTranslationResponse, description: 'Replaced' })
+  @ApiCreatedResponse({ type: ArticleTranslationResponse, description: 'Created' })
+  async put(
+    @Param('id') id: string,
+    @Param('locale') locale: string,
+    @Body() body: PutArticleTranslationRequest,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<ArticleTranslationResponse> {
+    const { translation, created } = await this.putTranslation.execute(id, locale, body);
+    response.status(created ? 201 : 200);
+    return ArticleTranslationResponse.from(translation);
+  }
+
+  @Post(':id/translations/:locale/publish')
+  @RequireScopes('content:publish')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Publish a translation', description: 'Makes its draft live and searchable in its language.' })
+  @ApiOkResponse({ type: ArticleTranslationResponse })
+  async publish(@Param('id') id: string, @Param('locale') locale: string): Promise<ArticleTranslationResponse> {
+    return ArticleTranslationResponse.from(await this.publishTranslation.execute(id, locale));
+  }
+}

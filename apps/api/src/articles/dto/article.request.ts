@@ -1,0 +1,146 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsDefined, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, MaxLength, Min } from 'class-validator';
+import { CONTENT_FORMATS, type ContentFormat } from '#content';
+import { CursorPageQuery } from '../../common/pagination.request.js';
+import { NullableOptional, UnlessOmitted } from '../../common/validation.decorators.js';
+
+const MAX_MARKDOWN = 5 * 1024 * 1024;
+
+/** Fields shared by create and update. */
+class ArticleFieldsRequest {
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'ProseMirror JSON in the service schema; mutually exclusive with markdown' })
+  @UnlessOmitted()
+  @IsDefined()
+  content?: unknown;
+
+  @ApiPropertyOptional({ description: 'Converted to rich text on write; mutually exclusive with content' })
+  @UnlessOmitted()
+  @IsString()
+  @MaxLength(MAX_MARKDOWN)
+  markdown?: string;
+
+  @ApiPropertyOptional({ description: 'Legacy: publish at once (needs content:publish)' })
+  @UnlessOmitted()
+  @IsBoolean()
+  publish?: boolean;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'SEO keywords' })
+  @NullableOptional()
+  @IsString()
+  @MaxLength(1000)
+  keywords?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'SEO meta description' })
+  @NullableOptional()
+  @IsString()
+  @MaxLength(1000)
+  metaDescription?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Open Graph image URL' })
+  @NullableOptional()
+  @IsString()
+  @MaxLength(2000)
+  ogImage?: string | null;
+
+  @ApiPropertyOptional({ description: 'Custom slug; turns on custom slug mode (title changes keep it). 409 slug_taken when used' })
+  @UnlessOmitted()
+  @IsString()
+  @Length(1, 200)
+  slug?: string;
+}
+
+export class CreateArticleRequest extends ArticleFieldsRequest {
+  @ApiProperty({ minLength: 1, maxLength: 500 })
+  @IsString()
+  @Length(1, 500)
+  title: string;
+
+  @ApiProperty({ description: 'Section to create in' })
+  @IsString()
+  sectionId: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true })
+  @NullableOptional()
+  @IsString()
+  collectionId?: string | null;
+}
+
+export class UpdateArticleRequest extends ArticleFieldsRequest {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 500 })
+  @UnlessOmitted()
+  @IsString()
+  @Length(1, 500)
+  title?: string;
+}
+
+export class MoveArticleRequest {
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'null removes the article from any collection' })
+  @NullableOptional()
+  @IsString()
+  collection_id?: string | null;
+
+  @ApiPropertyOptional({ description: 'Section to move to' })
+  @UnlessOmitted()
+  @IsString()
+  section_id?: string;
+}
+
+export class FormatQuery {
+  @ApiPropertyOptional({ enum: CONTENT_FORMATS, default: 'html' })
+  @IsOptional()
+  @IsIn(CONTENT_FORMATS)
+  format?: ContentFormat;
+}
+
+export class GetArticleQuery extends FormatQuery {
+  @ApiPropertyOptional({ description: 'A translation locale (one of the helpdesk languages)', example: 'fr' })
+  @IsOptional()
+  @IsString()
+  @Length(2, 20)
+  locale?: string;
+}
+
+export class ListArticlesQuery extends CursorPageQuery {
+  @ApiPropertyOptional({ enum: ['published', 'draft', 'all'], default: 'published', description: 'draft and all need content:write' })
+  @IsOptional()
+  @IsIn(['published', 'draft', 'all'])
+  status?: 'published' | 'draft' | 'all';
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  collection_id?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'Updated at or after; ordering becomes oldest-updated first; ignored with start_cursor' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  updated_since?: string;
+
+  @ApiPropertyOptional({ enum: CONTENT_FORMATS, default: 'html' })
+  @IsOptional()
+  @IsIn(CONTENT_FORMATS)
+  format?: ContentFormat;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, description: 'Offset form (earlier API): page size' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be an integer' })
+  @Min(1, { message: 'limit must be from 1 to 100' })
+  @Max(100, { message: 'limit must be from 1 to 100' })
+  limit?: number;
+
+  @ApiPropertyOptional({ minimum: 0, description: 'Offset form (earlier API): records to skip' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'offset must be an integer' })
+  @Min(0, { message: 'offset must be 0 or more' })
+  offset?: number;
+}
+
+export class DiffQuery {
+  @ApiProperty({ description: 'The older side: a version number or a revision ID' })
+  @IsString()
+  @Length(1, 100)
+  against: string;
+}

@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundError, type Principal } from '#core';
+import type { ArticleRecord, ContentFormat } from './article.repository.js';
+import { ArticleRepository } from './article.repository.js';
+
+/** Whether a key may see unpublished articles: content:write or content:publish (CONTRACT §3). */
+export function seesUnpublished(principal: Principal): boolean {
+  return principal.has('content:write') || principal.has('content:publish');
+}
+
+/** Reads one article as the caller may see it: others than writers and publishers see published ones only. */
+@Injectable()
+export class ArticleAccess {
+  constructor(private readonly articles: ArticleRepository) {}
+
+  async record(id: string, format: ContentFormat, principal: Principal): Promise<ArticleRecord> {
+    const record = await this.articles.findRecord(id, format);
+    if (!record || (record.props.status !== 'published' && !seesUnpublished(principal))) throw new NotFoundError('Article', id);
+    return record;
+  }
+}
+
+/** The entity tag of an article's current state: it changes with every write. */
+export function etagOf(record: Pick<ArticleRecord, 'props' | 'rowVersion'>): string {
+  return `"${record.props.id}.${record.rowVersion}"`;
+}

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { ValidationError } from '#core';
+import { fromJson, parseMarkdown, renderContent } from '../../content-format/index.js';
+import type { ArticleContent } from '../domain/article.js';
+
+/** A body as a request gives it: ProseMirror JSON or Markdown, never both. */
+export interface BodyInput {
+  readonly content?: unknown;
+  readonly markdown?: string;
+}
+
+/**
+ * Turns a request body into stored content: validates it against the schema and renders Markdown and HTML
+ * once, at write time, so that reads never convert.
+ */
+@Injectable()
+export class ArticleBodies {
+  /** The rendered content, or undefined when the input carries no body. */
+  fromInput(input: BodyInput): ArticleContent | undefined {
+    const hasContent = input.content !== undefined;
+    const hasMarkdown = input.markdown !== undefined;
+    if (hasContent && hasMarkdown) {
+      throw new ValidationError('Give the body as content or as markdown, not both', [
+        { field: 'content', message: 'content and markdown are mutually exclusive' },
+      ]);
+    }
+    if (!hasContent && !hasMarkdown) return undefined;
+    const doc = hasContent ? fromJson(input.content) : parseMarkdown(input.markdown!);
+    const rendered = renderContent(doc);
+    return { json: rendered.json, markdown: rendered.markdown, html: rendered.html };
+  }
+
+  /** The content of an article created without a body. */
+  empty(): ArticleContent {
+    return this.fromInput({ markdown: '' })!;
+  }
+}

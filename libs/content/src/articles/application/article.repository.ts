@@ -1,0 +1,53 @@
+import type { KeysetQuery, KeysetSlice } from '#core';
+import type { Article, ArticleDraft, ArticleProps, ArticleRevision, ArticleStatus } from '../domain/article.js';
+
+export const CONTENT_FORMATS = ['html', 'markdown', 'json'] as const;
+export type ContentFormat = (typeof CONTENT_FORMATS)[number];
+
+/** An article as reads show it: its fields, the title and body of its shown revision in one format, its open draft. */
+export interface ArticleRecord {
+  readonly props: Readonly<ArticleProps>;
+  readonly title: string;
+  readonly content: string | Record<string, unknown> | null;
+  readonly draftId: string | null;
+  /** Changes with every write of the article: its ETag. */
+  readonly rowVersion: number;
+}
+
+export interface ArticleFilter {
+  readonly statuses: readonly ArticleStatus[];
+  readonly collectionId?: string;
+  readonly updatedSince?: Date;
+}
+
+export interface FindOptions {
+  /** Lock the article row until the transaction ends (every state change of one article takes turns). */
+  readonly forUpdate?: boolean;
+}
+
+/** Port: articles, their revisions and drafts. */
+export abstract class ArticleRepository {
+  abstract findById(id: string, options?: FindOptions): Promise<Article | null>;
+  abstract findRecord(id: string, format: ContentFormat): Promise<ArticleRecord | null>;
+  /** Keyset page of records (created_desc or updated_asc). */
+  abstract list(query: KeysetQuery, filter: ArticleFilter, format: ContentFormat): Promise<KeysetSlice<ArticleRecord>>;
+  abstract listOffset(filter: ArticleFilter, format: ContentFormat, limit: number, offset: number): Promise<{ records: ArticleRecord[]; total: number }>;
+  abstract insert(article: Article): Promise<void>;
+  abstract update(article: Article): Promise<void>;
+  /** Throws ConflictError-like `slug_taken` when another article of the helpdesk has the slug. */
+  abstract slugExists(slug: string, exceptArticleId?: string): Promise<boolean>;
+  /** Serialises slug choices until the current transaction ends, so two writers cannot pick the same free slug. */
+  abstract lockSlugs(): Promise<void>;
+  abstract insertRevision(revision: ArticleRevision): Promise<void>;
+  abstract findRevision(articleId: string, revisionId: string): Promise<ArticleRevision | null>;
+  abstract findRevisionByVersion(articleId: string, version: number): Promise<ArticleRevision | null>;
+  /** Keyset page of revisions, newest first; `upTo` leaves out later versions (null: all). */
+  abstract listRevisions(articleId: string, query: KeysetQuery, upTo?: number | null): Promise<KeysetSlice<ArticleRevision>>;
+  abstract findDraft(articleId: string): Promise<ArticleDraft | null>;
+  abstract saveDraft(draft: ArticleDraft): Promise<void>;
+  abstract deleteDraft(articleId: string): Promise<void>;
+  /** Recomputes the search vector from the live revision (null when not published). */
+  abstract refreshSearch(articleId: string): Promise<void>;
+  abstract countInSection(sectionId: string): Promise<number>;
+  abstract countInCollection(collectionId: string): Promise<number>;
+}

@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, UnitOfWork } from '#core';
+import { ArticlePlacement } from './article-placement.js';
+import { ArticleRepository } from './article.repository.js';
+import { GetLockedArticle } from './get-locked-article.js';
+
+export interface MoveArticleCommand {
+  /** null: out of any collection. Omitted: unchanged. */
+  readonly collectionId?: string | null;
+  /** Omitted: unchanged. */
+  readonly sectionId?: string;
+}
+
+/** Puts an article in another section and/or collection (both must exist). */
+@Injectable()
+export class MoveArticleUseCase {
+  constructor(
+    private readonly articles: ArticleRepository,
+    private readonly locked: GetLockedArticle,
+    private readonly placement: ArticlePlacement,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  execute(id: string, command: MoveArticleCommand): Promise<void> {
+    return this.unitOfWork.run(async () => {
+      const article = await this.locked.get(id);
+      const current = article.snapshot();
+      const sectionId = command.sectionId ?? current.sectionId;
+      const collectionId = command.collectionId === undefined ? current.collectionId : command.collectionId;
+      await this.placement.check(sectionId, collectionId, { section: 'section_id', collection: 'collection_id' });
+      article.moveTo(sectionId, collectionId, this.clock.now());
+      await this.articles.update(article);
+    });
+  }
+}

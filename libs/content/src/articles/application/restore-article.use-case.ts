@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, type Principal, UnitOfWork } from '#core';
+import type { ArticleStatus } from '../domain/article.js';
+import { ArticleRepository } from './article.repository.js';
+import { GetLockedArticle } from './get-locked-article.js';
+
+/** Restores a trashed article to the state it held; restoring a published one needs content:publish too. */
+@Injectable()
+export class RestoreArticleUseCase {
+  constructor(
+    private readonly articles: ArticleRepository,
+    private readonly locked: GetLockedArticle,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  execute(id: string, principal: Principal): Promise<{ id: string; status: ArticleStatus }> {
+    return this.unitOfWork.run(async () => {
+      const article = await this.locked.get(id);
+      if (article.status === 'trashed' && article.statusBeforeTrash === 'published') principal.require('content:publish');
+      const status = article.restore(this.clock.now());
+      await this.articles.update(article);
+      return { id, status };
+    });
+  }
+}

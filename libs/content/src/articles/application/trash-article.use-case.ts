@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, UnitOfWork } from '#core';
+import type { ArticleStatus } from '../domain/article.js';
+import { ArticleRepository } from './article.repository.js';
+import { GetLockedArticle } from './get-locked-article.js';
+
+/** Moves an article to the trash (it leaves every list and search). */
+@Injectable()
+export class TrashArticleUseCase {
+  constructor(
+    private readonly articles: ArticleRepository,
+    private readonly locked: GetLockedArticle,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  execute(id: string): Promise<{ id: string; status: ArticleStatus }> {
+    return this.unitOfWork.run(async () => {
+      const article = await this.locked.get(id);
+      article.trash(this.clock.now());
+      await this.articles.update(article);
+      return { id, status: article.status };
+    });
+  }
+}
