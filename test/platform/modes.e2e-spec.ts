@@ -141,6 +141,27 @@ describe.each(MODES)('core flow: $mode', (mode) => {
     expect(await walk('/v1/collections')).toEqual([...collections].reverse()); // newest first
   });
 
+  it('writes, publishes, revises and finds an article', async () => {
+    const admin = await app.key(null);
+    const sectionId = (await walk('/v1/sections'))[0]!;
+    const created = await app.http
+      .post('/v1/articles')
+      .set(bearer(admin))
+      .send({ title: 'Reset your password', sectionId, markdown: 'Open **settings** and choose reset.' })
+      .expect(201);
+    const id = created.body.id as string;
+    await app.http.post(`/v1/articles/${id}/publish`).set(bearer(admin)).expect(200);
+    await app.http.patch(`/v1/articles/${id}`).set(bearer(admin)).send({ markdown: 'Open **settings**, then security, and choose reset.' }).expect(200);
+    await app.http.post(`/v1/articles/${id}/publish`).set(bearer(admin)).expect(200);
+    // Versions: 1 created, 2 published, 3 edited, 4 published.
+    const diff = await app.http.get(`/v1/articles/${id}/revisions/4/diff?against=1`).set(bearer(admin)).expect(200);
+    expect(diff.body).toMatchObject({ changed: true, addedLines: 1, removedLines: 1, from: { version: 1 }, to: { version: 4 } });
+    const found = await app.http.get('/v1/articles/search?query=passwords').set(bearer(admin)).expect(200);
+    expect(found.body.results.map((r: { id: string }) => r.id)).toEqual([id]);
+    const markdown = await app.http.get(`/v1/articles/${id}?format=markdown`).set(bearer(admin)).expect(200);
+    expect(markdown.body.contentMarkdown).toContain('security');
+  });
+
   it('is ready', async () => {
     const res = await app.http.get('/readyz');
     expect(res.status).toBe(200);
