@@ -145,10 +145,23 @@ const WORDS = (
   'mobile desktop browser settings profile language timezone calendar schedule payment card receipt tax'
 ).split(' ');
 
-/** A ~5 KB Markdown article: headings, paragraphs, a list, a callout, varied vocabulary for search. */
+const SYLLABLES = 'ka lo mi ne ru sa te vo bi da fe gu ho ji ku la mo ni pe qui ra so tu vi wa xe yo zu'.split(' ');
+/** A general vocabulary of 3,000 made-up words, used with a skewed (Zipf-like) frequency as real text is. */
+const VOCABULARY = Array.from({ length: 3000 }, (_, i) => {
+  let word = '';
+  for (let n = i + 7; word.length < 6 || n > 0; n = Math.floor(n / SYLLABLES.length)) word += SYLLABLES[n % SYLLABLES.length];
+  return word;
+});
+
+/**
+ * A ~5 KB Markdown article: headings, paragraphs, a list, a callout. Like a real help article it is about a few
+ * topics (three of WORDS, chosen by the seed) in otherwise general text, so a search matches some articles, not all.
+ */
 function articleMarkdown(seed: number): string {
   let state = seed + 1;
-  const word = () => WORDS[(state = (state * 1103515245 + 12345) % 2147483648) % WORDS.length]!;
+  const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const topics = [0, 1, 2].map((i) => WORDS[(seed * 7 + i * 13) % WORDS.length]!);
+  const word = () => (next() < 0.12 ? topics[Math.floor(next() * topics.length)]! : VOCABULARY[Math.floor(VOCABULARY.length * next() ** 3)]!);
   const sentence = () => `${Array.from({ length: 12 }, word).join(' ')}.`;
   const parts: string[] = [];
   while (parts.join('\n\n').length < 5000) {
@@ -186,7 +199,7 @@ async function benchArticles(): Promise<void> {
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const sections = (await call(base, key, 'GET', '/v1/sections')) as { results: Array<{ id: string }> };
     const sectionId = sections.results[0]!.id;
-    const bodies = Array.from({ length: 50 }, (_, i) => articleMarkdown(i));
+    const bodies = Array.from({ length: 500 }, (_, i) => articleMarkdown(i));
     process.stdout.write(`\nCreating ${count} published articles of ~5 KB through POST /v1/articles…\n`);
     let n = 0;
     const post = await autocannon({

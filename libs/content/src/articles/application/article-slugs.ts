@@ -10,10 +10,10 @@ export class ArticleSlugs {
 
   /** A free slug from the title: `title`, `title-2`, `title-3`… */
   async generate(title: string, articleId?: string): Promise<string> {
-    // Two writers (in different sections, which no other lock serialises) would both find `title` free, and
-    // the slower one would fail the unique constraint with a slug_taken it never asked for.
-    await this.articles.lockSlugs();
+    // Two writers would both find `title` free, and the slower one would fail the unique constraint with a
+    // slug_taken it never asked for: writers of one base take turns.
     const base = slugify(title);
+    await this.articles.lockSlug(base);
     for (let n = 1; ; n++) {
       const candidate = n === 1 ? base : `${base}-${n}`;
       if (!(await this.articles.slugExists(candidate, articleId))) return candidate;
@@ -25,7 +25,8 @@ export class ArticleSlugs {
     if (!SLUG_PATTERN.test(slug) || slug.length > 200) {
       throw ValidationError.field('slug', 'slug must be lowercase letters and digits in dash-separated words (at most 200 characters)');
     }
-    await this.articles.lockSlugs();
+    // The base a generated slug would have (`title` for `title-2`), so a claim and a generation cannot cross.
+    await this.articles.lockSlug(slug.replace(/-\d+$/, ''));
     if (await this.articles.slugExists(slug, articleId)) throw new DomainError('slug_taken', `The slug ${slug} is already used by another article`);
     return slug;
   }

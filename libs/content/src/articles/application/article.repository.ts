@@ -34,10 +34,13 @@ export abstract class ArticleRepository {
   abstract listOffset(filter: ArticleFilter, format: ContentFormat, limit: number, offset: number): Promise<{ records: ArticleRecord[]; total: number }>;
   abstract insert(article: Article): Promise<void>;
   abstract update(article: Article): Promise<void>;
-  /** Throws ConflictError-like `slug_taken` when another article of the helpdesk has the slug. */
+  /** Whether another article of the helpdesk has the slug. */
   abstract slugExists(slug: string, exceptArticleId?: string): Promise<boolean>;
-  /** Serialises slug choices until the current transaction ends, so two writers cannot pick the same free slug. */
-  abstract lockSlugs(): Promise<void>;
+  /**
+   * Serialises slug choices that could collide (same base: `title`, `title-2`…) until the transaction ends;
+   * choices of other slugs go on in parallel.
+   */
+  abstract lockSlug(base: string): Promise<void>;
   abstract insertRevision(revision: ArticleRevision): Promise<void>;
   abstract findRevision(articleId: string, revisionId: string): Promise<ArticleRevision | null>;
   abstract findRevisionByVersion(articleId: string, version: number): Promise<ArticleRevision | null>;

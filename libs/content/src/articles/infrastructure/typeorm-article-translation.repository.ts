@@ -107,34 +107,45 @@ export class TypeOrmArticleTranslationRepository extends ArticleTranslationRepos
     return missing;
   }
 
+  /**
+   * Ranks every match, then builds snippets for the one page only: ts_headline re-parses a whole body, far too
+   * costly to run on every match of a common word.
+   */
   async search(input: { query: string; locale: string | null }, page: KeysetQuery): Promise<KeysetSlice<SearchHit>> {
     const translated = input.locale !== null;
-    const params: unknown[] = [input.query, `StartSel=${START}, StopSel=${STOP}, MaxFragments=2, MaxWords=30, MinWords=8, FragmentDelimiter=" … "`];
-    let source: string;
+    const params: unknown[] = [input.query];
+    let ranked: string;
     if (translated) {
       params.push(input.locale);
-      source = `SELECT a.id AS "articleId", t.locale, t.published_title AS title, a.slug, a.section_id AS "sectionId",
-          a.collection_id AS "collectionId", t.published_at AS "publishedAt",
-          ts_rank_cd(t.search_vector, q) AS rank, ts_headline(help_search_config(t.locale), help_plain_text(t.published_markdown), q, $2) AS snippet
-        FROM article_translations t JOIN articles a ON a.id = t.article_id,
-          websearch_to_tsquery(help_search_config($3::text), $1) q
-        WHERE a.status = 'published' AND t.locale = $3 AND t.published_at IS NOT NULL AND t.search_vector @@ q`;
+      ranked = `SELECT a.id, ts_rank_cd(t.search_vector, q) AS rank
+        FROM article_translations t JOIN articles a ON a.id = t.article_id, websearch_to_tsquery(help_search_config($2::text), $1) q
+        WHERE a.status = 'published' AND t.locale = $2 AND t.published_at IS NOT NULL AND t.search_vector @@ q`;
     } else {
-      source = `SELECT a.id AS "articleId", h.default_language AS locale, r.title, a.slug, a.section_id AS "sectionId",
-          a.collection_id AS "collectionId", a.published_at AS "publishedAt",
-          ts_rank_cd(a.search_vector, q) AS rank, ts_headline(help_search_config(h.default_language), help_plain_text(r.content_markdown), q, $2) AS snippet
-        FROM articles a JOIN helpdesks h ON h.id = a.helpdesk_id JOIN article_revisions r ON r.id = a.live_revision_id,
-          websearch_to_tsquery(help_search_config((SELECT default_language FROM helpdesks LIMIT 1)), $1) q
+      ranked = `SELECT a.id, ts_rank_cd(a.search_vector, q) AS rank
+        FROM articles a, websearch_to_tsquery(help_search_config((SELECT default_language FROM helpdesks LIMIT 1)), $1) q
         WHERE a.status = 'published' AND a.search_vector @@ q`;
     }
-    let where = '';
+    let after = '';
     if (page.after) {
       params.push(page.after.value, page.after.id);
-      where = ` WHERE (s.rank, s."articleId") < ($${params.length - 1}::real, $${params.length})`;
+      after = ` WHERE (s.rank, s.id) < ($${params.length - 1}::real, $${params.length})`;
     }
     params.push(page.pageSize + 1);
+    const limit = `$${params.length}`;
+    params.push(`StartSel=${START}, StopSel=${STOP}, MaxFragments=2, MaxWords=30, MinWords=8, FragmentDelimiter=" … "`);
+    const options = `$${params.length}`;
+    const details = translated
+      ? `SELECT p.id AS "articleId", t.locale, t.published_title AS title, a.slug, a.section_id AS "sectionId", a.collection_id AS "collectionId",
+           t.published_at AS "publishedAt", p.rank,
+           ts_headline(help_search_config(t.locale), help_plain_text(t.published_markdown), websearch_to_tsquery(help_search_config(t.locale), $1), ${options}) AS snippet
+         FROM page p JOIN articles a ON a.id = p.id JOIN article_translations t ON t.article_id = p.id AND t.locale = $2`
+      : `SELECT p.id AS "articleId", h.default_language AS locale, r.title, a.slug, a.section_id AS "sectionId", a.collection_id AS "collectionId",
+           a.published_at AS "publishedAt", p.rank,
+           ts_headline(help_search_config(h.default_language), help_plain_text(r.content_markdown), websearch_to_tsquery(help_search_config(h.default_language), $1), ${options}) AS snippet
+         FROM page p JOIN articles a ON a.id = p.id JOIN helpdesks h ON h.id = a.helpdesk_id JOIN article_revisions r ON r.id = a.live_revision_id`;
     const rows = await this.tx.query<SearchHit>(
-      `SELECT * FROM (${source}) s${where} ORDER BY s.rank DESC, s."articleId" DESC LIMIT $${params.length}`,
+      `WITH page AS (SELECT * FROM (${ranked}) s${after} ORDER BY s.rank DESC, s.id DESC LIMIT ${limit})
+       ${details} ORDER BY p.rank DESC, p.id DESC`,
       params,
     );
     const hasMore = rows.length > page.pageSize;
