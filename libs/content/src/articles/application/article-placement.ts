@@ -12,11 +12,12 @@ export class ArticlePlacement {
   ) {}
 
   async check(sectionId: string, collectionId: string | null, fields = { section: 'sectionId', collection: 'collectionId' }): Promise<void> {
-    // Locked like the collection placement: a section or collection cannot be deleted while an article goes in.
-    if (!(await this.sections.findById(sectionId, { forUpdate: true }))) {
+    // Share-locked: a section or collection cannot be deleted while an article goes in, and many articles may
+    // go into one section at once.
+    if (!(await this.sections.findById(sectionId, { forShare: true }))) {
       throw ValidationError.field(fields.section, `Section ${sectionId} does not exist`);
     }
-    if (collectionId !== null && !(await this.collections.findById(collectionId, { forUpdate: true }))) {
+    if (collectionId !== null && !(await this.collections.findById(collectionId, { forShare: true }))) {
       throw ValidationError.field(fields.collection, `Collection ${collectionId} does not exist`);
     }
   }

@@ -34,7 +34,7 @@ export class CollectionPlacement {
     }
     const sectionId = request.sectionId ?? null;
     // Locked, as DeleteSectionUseCase locks it: a section cannot be deleted while a collection is placed into it.
-    if (sectionId !== null && !(await this.sections.findById(sectionId, { forUpdate: true }))) {
+    if (sectionId !== null && !(await this.sections.findById(sectionId, { forShare: true }))) {
       throw ValidationError.field('section_id', `Section ${sectionId} does not exist`);
     }
     return { sectionId, parentCollectionId: null };

@@ -11,6 +11,11 @@ export interface FindOptions {
    * its translations, so concurrent writers of one collection must take turns or they overwrite each other.
    */
   readonly forUpdate?: boolean;
+  /**
+   * Lock it against changes and deletion until the transaction ends, while other readers with the same lock go
+   * on: what placing something in it needs (many writers may fill one section at once).
+   */
+  readonly forShare?: boolean;
 }
 
 /** Port: collections with their translations. */

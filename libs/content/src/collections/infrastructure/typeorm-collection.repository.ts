@@ -21,7 +21,7 @@ export class TypeOrmCollectionRepository extends CollectionRepository {
   }
 
   async findById(id: string, options: FindOptions = {}): Promise<Collection | null> {
-    const row = await this.collections.findOne({ where: { id }, ...(options.forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+    const row = await this.collections.findOne({ where: { id }, ...lockOf(options) });
     return row ? (await this.hydrate([row]))[0]! : null;
   }
 
@@ -129,4 +129,11 @@ export class TypeOrmCollectionRepository extends CollectionRepository {
     }
     return rows.map((row) => new Collection({ ...row, translations: byCollection.get(row.id) ?? [] }));
   }
+}
+
+/** FOR UPDATE to change the row; FOR SHARE to keep it from being deleted while something is put in it. */
+function lockOf(options: FindOptions): { lock?: { mode: 'pessimistic_write' | 'pessimistic_read' } } {
+  if (options.forUpdate) return { lock: { mode: 'pessimistic_write' } };
+  if (options.forShare) return { lock: { mode: 'pessimistic_read' } };
+  return {};
 }

@@ -7,6 +7,11 @@ export interface FindOptions {
    * its translations, so concurrent writers of one section must take turns or they overwrite each other.
    */
   readonly forUpdate?: boolean;
+  /**
+   * Lock it against changes and deletion until the transaction ends, while other readers with the same lock go
+   * on: what placing something in it needs (many writers may fill one section at once).
+   */
+  readonly forShare?: boolean;
 }
 
 /** Port: sections with their translations. */

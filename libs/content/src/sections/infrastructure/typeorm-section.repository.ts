@@ -21,7 +21,7 @@ export class TypeOrmSectionRepository extends SectionRepository {
   }
 
   async findById(id: string, options: FindOptions = {}): Promise<Section | null> {
-    const row = await this.sections.findOne({ where: { id }, ...(options.forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+    const row = await this.sections.findOne({ where: { id }, ...lockOf(options) });
     return row ? (await this.hydrate([row]))[0]! : null;
   }
 
@@ -97,4 +97,11 @@ export class TypeOrmSectionRepository extends SectionRepository {
     }
     return rows.map((row) => new Section({ ...row, translations: bySection.get(row.id) ?? [] }));
   }
+}
+
+/** FOR UPDATE to change the row; FOR SHARE to keep it from being deleted while something is put in it. */
+function lockOf(options: FindOptions): { lock?: { mode: 'pessimistic_write' | 'pessimistic_read' } } {
+  if (options.forUpdate) return { lock: { mode: 'pessimistic_write' } };
+  if (options.forShare) return { lock: { mode: 'pessimistic_read' } };
+  return {};
 }
