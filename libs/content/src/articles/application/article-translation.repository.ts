@@ -27,6 +27,9 @@ export abstract class ArticleTranslationRepository {
   abstract markOutdated(articleId: string, at: Date): Promise<void>;
   /** For each locale, the published articles that have no translation row in it. */
   abstract missing(locales: readonly string[]): Promise<Record<string, string[]>>;
-  /** Published articles (the default language) or published translations (another locale) matching `query`, ranked. */
-  abstract search(input: { query: string; locale: string | null }, page: KeysetQuery): Promise<KeysetSlice<SearchHit>>;
+  /**
+   * Published articles (locale null: the default language, `language`) or published translations (`locale`)
+   * matching `query`, ranked.
+   */
+  abstract search(input: { query: string; locale: string | null; language: string }, page: KeysetQuery): Promise<KeysetSlice<SearchHit>>;
 }

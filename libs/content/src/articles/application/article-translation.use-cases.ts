@@ -138,7 +138,7 @@ export class SearchArticlesUseCase {
     if (locale !== null) helpdesk.assertTranslationLanguage(locale);
     const list = `search:${createHash('sha256').update(`${locale ?? ''}\n${query}`).digest('base64url').slice(0, 16)}`;
     const page = this.paginator.query(list, request, 'rank_desc');
-    const slice = await this.translations.search({ query, locale }, page);
+    const slice = await this.translations.search({ query, locale, language: locale ?? helpdesk.defaultLanguage }, page);
     return this.paginator.page(list, page, slice, (hit) => ({ value: hit.rank, id: hit.articleId }), (hit) => ({
       ...hit,
       snippet: escapeHtml(hit.snippet).replaceAll('\u0001', '<mark>').replaceAll('\u0002', '</mark>'),

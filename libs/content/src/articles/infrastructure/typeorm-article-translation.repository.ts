@@ -111,18 +111,20 @@ export class TypeOrmArticleTranslationRepository extends ArticleTranslationRepos
    * Ranks every match, then builds snippets for the one page only: ts_headline re-parses a whole body, far too
    * costly to run on every match of a common word.
    */
-  async search(input: { query: string; locale: string | null }, page: KeysetQuery): Promise<KeysetSlice<SearchHit>> {
+  async search(input: { query: string; locale: string | null; language: string }, page: KeysetQuery): Promise<KeysetSlice<SearchHit>> {
     const translated = input.locale !== null;
-    const params: unknown[] = [input.query];
+    // The configuration as a regconfig parameter: the text search query must be a plan-time constant for the GIN
+    // index to be used, and a text-to-regconfig cast inside the query is not one (it read every vector).
+    const [{ config } = { config: 'simple' }] = await this.tx.query<{ config: string }>('SELECT help_search_config($1)::text AS config', [input.language]);
+    const params: unknown[] = [input.query, config];
     let ranked: string;
     if (translated) {
-      params.push(input.locale);
       ranked = `SELECT a.id, ts_rank_cd(t.search_vector, q) AS rank
-        FROM article_translations t JOIN articles a ON a.id = t.article_id, websearch_to_tsquery(help_search_config($2::text), $1) q
-        WHERE a.status = 'published' AND t.locale = $2 AND t.published_at IS NOT NULL AND t.search_vector @@ q`;
+        FROM article_translations t JOIN articles a ON a.id = t.article_id, websearch_to_tsquery($2::regconfig, $1) q
+        WHERE a.status = 'published' AND t.locale = $${params.push(input.locale)} AND t.published_at IS NOT NULL AND t.search_vector @@ q`;
     } else {
       ranked = `SELECT a.id, ts_rank_cd(a.search_vector, q) AS rank
-        FROM articles a, websearch_to_tsquery(help_search_config((SELECT default_language FROM helpdesks LIMIT 1)), $1) q
+        FROM articles a, websearch_to_tsquery($2::regconfig, $1) q
         WHERE a.status = 'published' AND a.search_vector @@ q`;
     }
     let after = '';
@@ -137,11 +139,11 @@ export class TypeOrmArticleTranslationRepository extends ArticleTranslationRepos
     const details = translated
       ? `SELECT p.id AS "articleId", t.locale, t.published_title AS title, a.slug, a.section_id AS "sectionId", a.collection_id AS "collectionId",
            t.published_at AS "publishedAt", p.rank,
-           ts_headline(help_search_config(t.locale), help_plain_text(t.published_markdown), websearch_to_tsquery(help_search_config(t.locale), $1), ${options}) AS snippet
-         FROM page p JOIN articles a ON a.id = p.id JOIN article_translations t ON t.article_id = p.id AND t.locale = $2`
+           ts_headline($2::regconfig, help_plain_text(t.published_markdown), websearch_to_tsquery($2::regconfig, $1), ${options}) AS snippet
+         FROM page p JOIN articles a ON a.id = p.id JOIN article_translations t ON t.article_id = p.id AND t.locale = $3`
       : `SELECT p.id AS "articleId", h.default_language AS locale, r.title, a.slug, a.section_id AS "sectionId", a.collection_id AS "collectionId",
            a.published_at AS "publishedAt", p.rank,
-           ts_headline(help_search_config(h.default_language), help_plain_text(r.content_markdown), websearch_to_tsquery(help_search_config(h.default_language), $1), ${options}) AS snippet
+           ts_headline($2::regconfig, help_plain_text(r.content_markdown), websearch_to_tsquery($2::regconfig, $1), ${options}) AS snippet
          FROM page p JOIN articles a ON a.id = p.id JOIN helpdesks h ON h.id = a.helpdesk_id JOIN article_revisions r ON r.id = a.live_revision_id`;
     const rows = await this.tx.query<SearchHit>(
       `WITH page AS (SELECT * FROM (${ranked}) s${after} ORDER BY s.rank DESC, s.id DESC LIMIT ${limit})
