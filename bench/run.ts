@@ -90,20 +90,25 @@ function row(name: string, l: Load): string {
   return `  ${name.padEnd(28)} ${l.rps.toFixed(0).padStart(7)} req/s   p50 ${String(l.p50).padStart(4)} ms   p99 ${String(l.p99).padStart(4)} ms   errors ${l.errors}`;
 }
 
-async function benchCollections(): Promise<{ ratio: number }> {
-  const url = await recreateDatabase('hc_bench');
-  const dataDir = mkdtempSync(join(tmpdir(), 'hc-bench-'));
-  const env = {
-    DATABASE_URL: url,
+/** The service's environment in a benchmark: PostgreSQL, no Redis, and per-key limits out of the way. */
+function serviceEnv(databaseUrl: string, dataDir: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     APP_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
-    // The benchmark measures throughput, not the per-key limit.
     RATE_LIMIT_REQUESTS_PER_MINUTE: '1000000000',
+    RATE_LIMIT_CREATE_ARTICLES_PER_HOUR: '1000000000',
     REDIS_URL: '',
   };
+}
+
+async function benchCollections(): Promise<{ ratio: number }> {
+  const url = await recreateDatabase('hc_bench');
+  const dataDir = mkdtempSync(join(tmpdir(), 'hc-bench-'));
+  const env = serviceEnv(url, dataDir);
   const api = await startProcess(API, [], env, READY);
   const base = api.match[1]!.replace('//localhost:', '//127.0.0.1:');
   try {
@@ -180,17 +185,7 @@ async function benchArticles(): Promise<void> {
   const url = await recreateDatabase('hc_bench_articles');
   const dataDir = mkdtempSync(join(tmpdir(), 'hc-bench-articles-'));
   const count = Number(process.env.BENCH_ARTICLES ?? 10_000);
-  const env = {
-    DATABASE_URL: url,
-    DATA_DIR: dataDir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    APP_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
-    RATE_LIMIT_REQUESTS_PER_MINUTE: '1000000000',
-    RATE_LIMIT_CREATE_ARTICLES_PER_HOUR: '1000000000',
-    REDIS_URL: '',
-  };
+  const env = serviceEnv(url, dataDir);
   const api = await startProcess(API, [], env, READY);
   const base = api.match[1]!.replace('//localhost:', '//127.0.0.1:');
   try {

@@ -1,26 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Response } from 'supertest';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { ARTICLE_KEYS, NO_LIMITS } from '../support/articles.js';
 
 jest.setTimeout(60_000);
 
-const NO_LIMITS = { RATE_LIMIT_CREATE_ARTICLES_PER_HOUR: '100000', RATE_LIMIT_REQUESTS_PER_MINUTE: '100000' };
-const ARTICLE_KEYS = [
-  'collectionId',
-  'contentHtml',
-  'createdAt',
-  'id',
-  'keywords',
-  'metaDescription',
-  'ogImage',
-  'publishedAt',
-  'sectionId',
-  'slug',
-  'status',
-  'title',
-  'updatedAt',
-  'url',
-];
 
 interface Article {
   id: string;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
 import type { Response } from 'supertest';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { ARTICLE_KEYS, NO_LIMITS } from '../support/articles.js';
 
 jest.setTimeout(60_000);
 
@@ -13,25 +14,7 @@ const REVISION_ID = new RegExp(`^rev_${ULID}$`);
 const UNKNOWN_ARTICLE = 'art_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
 const UNKNOWN_SECTION = 'sect_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
 const UNKNOWN_COLLECTION = 'col_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
-const NO_LIMITS = { RATE_LIMIT_CREATE_ARTICLES_PER_HOUR: '100000', RATE_LIMIT_REQUESTS_PER_MINUTE: '100000' };
 
-/** Every field of the article object (format=html); create and PATCH add draft_id. */
-const ARTICLE_KEYS = [
-  'collectionId',
-  'contentHtml',
-  'createdAt',
-  'id',
-  'keywords',
-  'metaDescription',
-  'ogImage',
-  'publishedAt',
-  'sectionId',
-  'slug',
-  'status',
-  'title',
-  'updatedAt',
-  'url',
-];
 
 interface Article {
   id: string;
