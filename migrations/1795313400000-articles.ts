@@ -9,10 +9,11 @@ export class Articles1795313400000 implements MigrationInterface {
 
   async up(db: QueryRunner): Promise<void> {
     // Text-search configuration per language code: the stemmers every PostgreSQL 15+ ships; others match
-    // words as written ('simple'). Used both to index and to query, so the two always agree.
+    // words as written ('simple'). Used both to index and to query, so the two always agree. STABLE, not
+    // IMMUTABLE: the cast to regconfig looks the name up in the catalog.
     await db.query(`
       CREATE FUNCTION help_search_config(language text) RETURNS regconfig
-      LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+      LANGUAGE sql STABLE PARALLEL SAFE AS $$
         SELECT (CASE split_part(lower(language), '-', 1)
           WHEN 'da' THEN 'danish' WHEN 'de' THEN 'german' WHEN 'en' THEN 'english' WHEN 'es' THEN 'spanish'
           WHEN 'fi' THEN 'finnish' WHEN 'fr' THEN 'french' WHEN 'hu' THEN 'hungarian' WHEN 'it' THEN 'italian'
