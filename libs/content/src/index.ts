@@ -25,7 +25,7 @@ export { DeleteCollectionUseCase } from './collections/application/delete-collec
 export { type PutCollectionTranslationCommand, PutCollectionTranslationUseCase } from './collections/application/put-collection-translation.use-case.js';
 
 export { ARTICLE_STATUSES, type ArticleRevision, type ArticleStatus } from './articles/domain/article.js';
-export { type ArticleRecord, CONTENT_FORMATS, type ContentFormat } from './articles/application/article.repository.js';
+export { type ArticleRecord, CONTENT_FORMATS, type ContentFormat, renderingOf } from './articles/application/article.repository.js';
 export { etagOf } from './articles/application/article-access.js';
 export { type CreateArticleCommand, CreateArticleUseCase } from './articles/application/create-article.use-case.js';
 export { type DraftView, GetArticleDraftUseCase, GetArticleUseCase } from './articles/application/get-article.use-case.js';

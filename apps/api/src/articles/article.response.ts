@@ -1,6 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ARTICLE_STATUSES, type ArticleRecord, type ArticleRevision, type ContentFormat, type DraftView, type RevisionDiff } from '#content';
+import { ARTICLE_STATUSES, type ArticleRecord, type ArticleRevision, type ContentFormat, type DraftView, renderingOf, type RevisionDiff } from '#content';
 import { CursorPageOf } from '../common/page.response.js';
+
+type ContentFields = Pick<ArticleResponse, 'contentHtml' | 'contentMarkdown' | 'contentJson'>;
+
+/** The one content field a format names (contentHtml, contentMarkdown or contentJson), holding `value`. */
+export function contentField(format: ContentFormat, value: string | Record<string, unknown> | null): ContentFields {
+  if (format === 'json') return { contentJson: (value as Record<string, unknown> | null) ?? null };
+  return format === 'markdown' ? { contentMarkdown: (value as string | null) ?? '' } : { contentHtml: (value as string | null) ?? '' };
+}
 
 export class ArticleResponse {
   @ApiProperty({ example: 'art_01JD3Q7W6S1X0Y2Z3A4B5C6D7E' })
@@ -71,10 +79,7 @@ export class ArticleResponse {
       createdAt: p.createdAt.toISOString(),
       updatedAt: p.updatedAt.toISOString(),
     };
-    if (format === 'html') response.contentHtml = (record.content as string | null) ?? '';
-    else if (format === 'markdown') response.contentMarkdown = (record.content as string | null) ?? '';
-    else response.contentJson = (record.content as Record<string, unknown> | null) ?? null;
-    return response;
+    return { ...response, ...contentField(format, record.content) };
   }
 }
 
@@ -140,10 +145,7 @@ export class ArticleDraftResponse {
       baseRevisionId: draft.baseRevisionId,
       updatedAt: draft.updatedAt.toISOString(),
     };
-    if (format === 'html') response.contentHtml = draft.content as string;
-    else if (format === 'markdown') response.contentMarkdown = draft.content as string;
-    else response.contentJson = draft.content as Record<string, unknown>;
-    return response;
+    return { ...response, ...(contentField(format, draft.content) as Pick<ArticleDraftResponse, 'contentHtml' | 'contentMarkdown' | 'contentJson'>) };
   }
 }
 
@@ -189,11 +191,8 @@ export class RevisionResponse extends RevisionSummaryResponse {
   contentJson?: Record<string, unknown>;
 
   static withContent(revision: ArticleRevision, format: ContentFormat): RevisionResponse {
-    const response: RevisionResponse = RevisionSummaryResponse.from(revision);
-    if (format === 'html') response.contentHtml = revision.content.html;
-    else if (format === 'markdown') response.contentMarkdown = revision.content.markdown;
-    else response.contentJson = revision.content.json;
-    return response;
+    const fields = contentField(format, renderingOf(revision.content, format)) as Pick<RevisionResponse, 'contentHtml' | 'contentMarkdown' | 'contentJson'>;
+    return { ...RevisionSummaryResponse.from(revision), ...fields };
   }
 }
 

@@ -18,6 +18,7 @@ import {
   ListArticlesUseCase,
   MoveArticleUseCase,
   PublishArticleUseCase,
+  renderingOf,
   RestoreArticleUseCase,
   TrashArticleUseCase,
   UnpublishArticleUseCase,
@@ -32,6 +33,7 @@ import {
   ArticleResponse,
   ArticleStatusResponse,
   ArticleWithDraftResponse,
+  contentField,
   RevisionDiffResponse,
   RevisionPage,
   RevisionResponse,
@@ -134,8 +136,7 @@ export class ArticlesController {
     const view = this.view(record, format);
     if (query.locale === undefined || query.locale === (await this.getHelpdesk.execute()).defaultLanguage) return view;
     const translated = await this.getTranslation.execute(id, query.locale, principal);
-    const content = { html: { contentHtml: translated.content.html }, markdown: { contentMarkdown: translated.content.markdown }, json: { contentJson: translated.content.json } }[format];
-    return { ...view, ...content, title: translated.title, locale: query.locale };
+    return { ...view, ...contentField(format, renderingOf(translated.content, format)), title: translated.title, locale: query.locale };
   }
 
   @Get(':id/draft')

@@ -1,8 +1,13 @@
 import type { KeysetQuery, KeysetSlice } from '#core';
-import type { Article, ArticleDraft, ArticleProps, ArticleRevision, ArticleStatus } from '../domain/article.js';
+import type { Article, ArticleContent, ArticleDraft, ArticleProps, ArticleRevision, ArticleStatus } from '../domain/article.js';
 
 export const CONTENT_FORMATS = ['html', 'markdown', 'json'] as const;
 export type ContentFormat = (typeof CONTENT_FORMATS)[number];
+
+/** The stored rendering a format asks for (no conversion: all three are rendered at write time). */
+export function renderingOf(content: ArticleContent, format: ContentFormat): string | Record<string, unknown> {
+  return format === 'json' ? content.json : format === 'markdown' ? content.markdown : content.html;
+}
 
 /** An article as reads show it: its fields, the title and body of its shown revision in one format, its open draft. */
 export interface ArticleRecord {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError, type Principal } from '#core';
 import { ArticleAccess } from './article-access.js';
-import { type ArticleRecord, ArticleRepository, type ContentFormat } from './article.repository.js';
+import { type ArticleRecord, ArticleRepository, type ContentFormat, renderingOf } from './article.repository.js';
 
 /** One article as the caller may see it (published only, without content:write or content:publish). */
 @Injectable()
@@ -31,7 +31,6 @@ export class GetArticleDraftUseCase {
     const draft = await this.articles.findDraft(id);
     if (!draft) throw new NotFoundError('Open draft of article', id);
     const revision = (await this.articles.findRevision(id, draft.revisionId))!;
-    const content = format === 'json' ? revision.content.json : format === 'markdown' ? revision.content.markdown : revision.content.html;
-    return { id: draft.id, articleId: id, title: revision.title, content, baseRevisionId: draft.baseRevisionId, updatedAt: draft.updatedAt };
+    return { id: draft.id, articleId: id, title: revision.title, content: renderingOf(revision.content, format), baseRevisionId: draft.baseRevisionId, updatedAt: draft.updatedAt };
   }
 }
