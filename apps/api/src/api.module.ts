@@ -20,6 +20,7 @@ import { CollectionsController } from './collections/collections.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { HelpdeskController } from './helpdesk/helpdesk.controller.js';
 import { SectionsController } from './sections/sections.controller.js';
+import { userImagesController } from './user-images/user-images.controller.js';
 
 export interface ApiModuleOptions {
   /** Also run the job processors in this process (embedded `npm start`, or no REDIS_URL). */
@@ -40,7 +41,15 @@ export class ApiModule implements NestModule {
       ],
       // ArticleTranslationsController before ArticlesController: /articles/search and
       // /articles/translations/missing must be matched before /articles/:id.
-      controllers: [HealthController, HelpdeskController, SectionsController, CollectionsController, ArticleTranslationsController, ArticlesController],
+      controllers: [
+        HealthController,
+        userImagesController(config.http.staticUrl),
+        HelpdeskController,
+        SectionsController,
+        CollectionsController,
+        ArticleTranslationsController,
+        ArticlesController,
+      ],
       providers: [
         RouteScopesVerifier,
         { provide: APP_GUARD, useClass: AuthGuard },

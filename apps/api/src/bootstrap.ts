@@ -5,6 +5,7 @@ import type { Response } from 'express';
 import type { Logger } from 'pino';
 import { type AppConfig, createLogger, PinoNestLogger, requestLogging } from '#core';
 import { ApiModule, type ApiModuleOptions } from './api.module.js';
+import { userImagesPath } from './user-images/user-images.controller.js';
 import { setupOpenApi } from './openapi.js';
 
 export interface ApiAppOptions extends ApiModuleOptions {
@@ -23,7 +24,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions): P
   // Express would hash every response body for a weak ETag; resources that support conditional requests set their own.
   app.set('etag', false);
   app.use(requestLogging(logger));
-  app.setGlobalPrefix('v1', { exclude: ['healthz', 'readyz'] });
+  app.setGlobalPrefix('v1', { exclude: ['healthz', 'readyz', `${userImagesPath(config.http.staticUrl)}/:name`] });
   app.enableShutdownHooks();
   setupOpenApi(app, config);
   await app.init();

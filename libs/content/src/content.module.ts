@@ -42,6 +42,10 @@ import { UpdateCollectionUseCase } from './collections/application/update-collec
 import { CollectionOrmEntity, CollectionTranslationOrmEntity } from './collections/infrastructure/collection.orm-entity.js';
 import { TypeOrmCollectionRepository } from './collections/infrastructure/typeorm-collection.repository.js';
 import { CurrentHelpdesk } from './helpdesk/application/current-helpdesk.js';
+import { ArticleImages } from './images/application/article-images.js';
+import { GetUserImageUseCase } from './images/application/get-user-image.use-case.js';
+import { RemoteImageFetcher } from './images/application/remote-image-fetcher.port.js';
+import { SafeRemoteImageFetcher } from './images/infrastructure/safe-remote-image-fetcher.js';
 import { EnsureHelpdeskUseCase } from './helpdesk/application/ensure-helpdesk.use-case.js';
 import { GetHelpdeskUseCase } from './helpdesk/application/get-helpdesk.use-case.js';
 import { HelpdeskRepository } from './helpdesk/application/helpdesk.repository.js';
@@ -96,6 +100,7 @@ const useCases = [
   GetArticleTranslationUseCase,
   MissingTranslationsUseCase,
   SearchArticlesUseCase,
+  GetUserImageUseCase,
 ];
 
 /** Helpdesk, sections, collections and articles. Creates the helpdesk on the first start of a deployment. */
@@ -120,6 +125,8 @@ const useCases = [
     { provide: ArticleTranslationRepository, useClass: TypeOrmArticleTranslationRepository },
     ArticleAccess,
     ArticleBodies,
+    ArticleImages,
+    { provide: RemoteImageFetcher, useClass: SafeRemoteImageFetcher },
     ArticleDrafts,
     ArticlePlacement,
     ArticleSlugs,

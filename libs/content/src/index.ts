@@ -54,3 +54,7 @@ export {
   SearchArticlesUseCase,
   type SearchResult,
 } from './articles/application/article-translation.use-cases.js';
+
+export { GetUserImageUseCase, type UserImage } from './images/application/get-user-image.use-case.js';
+export { ASSET_PATH_PREFIX } from './images/domain/image-source.js';
+export { detectImageType, type ImageType } from './images/domain/image-type.js';

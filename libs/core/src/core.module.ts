@@ -25,6 +25,9 @@ import { Paginator } from './pagination/paginator.js';
 import { MemoryRateLimiter } from './rate-limit/memory-rate-limiter.adapter.js';
 import { RateLimiter } from './rate-limit/rate-limiter.port.js';
 import { RedisRateLimiter } from './rate-limit/redis-rate-limiter.adapter.js';
+import { LocalObjectStorage } from './storage/local-object-storage.adapter.js';
+import { ObjectStorage } from './storage/object-storage.port.js';
+import { S3ObjectStorage } from './storage/s3-object-storage.adapter.js';
 
 export interface CoreModuleOptions {
   readonly migrations: readonly Migration[];
@@ -73,12 +76,17 @@ export class CoreModule {
           inject: [AppConfig],
           useFactory: (c: AppConfig) => (c.redis.url ? new RedisRateLimiter(c.redis.url, c.redis.prefix) : new MemoryRateLimiter()),
         },
+        {
+          provide: ObjectStorage,
+          inject: [AppConfig],
+          useFactory: (c: AppConfig) => (c.storage.s3 ? new S3ObjectStorage(c.storage.s3) : new LocalObjectStorage(c.storage.localDir)),
+        },
         { provide: ApiKeyRepository, useClass: TypeOrmApiKeyRepository },
         { provide: IdempotencyRepository, useClass: TypeOrmIdempotencyRepository },
         KeyUsageRecorder,
         ...useCases,
       ],
-      exports: [ConfigModule, DatabaseModule, JobsModule, Clock, Paginator, RateLimiter, IdempotencyRepository, ...useCases],
+      exports: [ConfigModule, DatabaseModule, JobsModule, Clock, Paginator, RateLimiter, IdempotencyRepository, ObjectStorage, ...useCases],
     };
   }
 }

@@ -1,5 +1,15 @@
 // The public face of libs/core: apps and other libs import only from here.
-export { AppConfig, type DatabaseConfig, type HttpConfig, loadConfigOrExit, type LogLevel } from './config/app-config.js';
+export {
+  AppConfig,
+  type DatabaseConfig,
+  type HttpConfig,
+  type ImageConfig,
+  loadConfigOrExit,
+  type LogLevel,
+  type OutboundNetworkPolicy,
+  type S3Config,
+  type StorageConfig,
+} from './config/app-config.js';
 export { ConfigError } from './config/config.error.js';
 export { ConfigModule } from './config/config.module.js';
 export { CoreModule, type CoreModuleOptions } from './core.module.js';
@@ -78,4 +88,18 @@ export { JsonBodyMiddleware, MAX_BODY_BYTES } from './http/json-body.middleware.
 export { requestIdOf, requestLogging } from './http/request-logging.js';
 export { createValidationPipe } from './http/validation.js';
 export { createLogger, PinoNestLogger } from './logging/logger.js';
+
+export { contentTypeOfKey, IMMUTABLE_CACHE_CONTROL, ObjectStorage, type StoredObject } from './storage/object-storage.port.js';
+export { LocalObjectStorage } from './storage/local-object-storage.adapter.js';
+export { S3ObjectStorage } from './storage/s3-object-storage.adapter.js';
+export { AddressPolicy, type AddressVerdict } from './net/address-policy.js';
+export {
+  guardedLookup,
+  type OutboundFailure,
+  OutboundRequestError,
+  SafeHttpClient,
+  type SafeHttpClientOptions,
+  type SafeRequestOptions,
+  type SafeResponse,
+} from './net/safe-http-client.js';
 export { withTimeout } from './util/with-timeout.js';

@@ -46,7 +46,11 @@ function mapNode(node: Node, map: (src: string) => string): Node {
   return changed ? node.copy(Fragment.from(children)) : node;
 }
 
-/** JSON, Markdown and HTML of one document at once, e.g. for an article response or a search index. */
-export function renderContent(doc: Node, options?: HtmlOptions): RenderedContent {
-  return { json: doc.toJSON() as Record<string, unknown>, markdown: toMarkdown(doc), html: toHtml(doc, options) };
+/**
+ * JSON, Markdown and HTML of one document at once, e.g. for an article response or a search index. The JSON keeps
+ * image sources as stored; `assetUrl` turns them into the URLs readers load in the Markdown and the HTML.
+ */
+export function renderContent(doc: Node, options: HtmlOptions = {}): RenderedContent {
+  const readable = options.assetUrl ? mapImageSources(doc, options.assetUrl) : doc;
+  return { json: doc.toJSON() as Record<string, unknown>, markdown: toMarkdown(readable), html: toHtml(readable) };
 }

@@ -17,6 +17,10 @@ const container = markdownItContainer as unknown as PluginWithParams;
 function createTokenizer(): MarkdownIt {
   // `html: false`: raw HTML in Markdown stays literal text and is escaped on output, never passed through.
   const md = new MarkdownIt('default', { html: false, linkify: false, typographer: false });
+  // markdown-it accepts only gif/png/jpeg/webp data URLs; every data:image/ URL is kept so that the image pass
+  // can judge it (and say why it refuses it) instead of the image silently turning into text.
+  const validateLink = md.validateLink.bind(md);
+  md.validateLink = (url: string) => /^data:image\//i.test(url.trim()) || validateLink(url);
   for (const name of DIRECTIVE_NAMES) {
     md.use(container, name, {
       // A head that names another directive or has malformed attributes is not a container, so the

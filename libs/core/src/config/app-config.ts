@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError } from './config.error.js';
-import { type Env, readEnum, readInt, readList, readString, readUrl } from './env-readers.js';
+import ipaddr from 'ipaddr.js';
+import { type Env, readBool, readEnum, readInt, readList, readString, readUrl } from './env-readers.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -33,6 +34,39 @@ export interface RateLimitConfig {
   readonly publicFeedbackPerMinute: number;
 }
 
+export interface S3Config {
+  readonly bucket: string;
+  /** A custom endpoint (MinIO, R2, ...); null for AWS. */
+  readonly endpoint: string | null;
+  readonly region: string;
+  /** Both null: the AWS SDK's default credential chain (environment, profile, instance role). */
+  readonly accessKeyId: string | null;
+  readonly secretAccessKey: string | null;
+  readonly forcePathStyle: boolean;
+}
+
+export interface StorageConfig {
+  readonly driver: 'local' | 's3';
+  /** Where the local driver keeps objects: `DATA_DIR/uploads`. */
+  readonly localDir: string;
+  readonly s3: S3Config | null;
+}
+
+/** Which addresses outbound HTTP (image fetches, webhooks) may reach. */
+export interface OutboundNetworkPolicy {
+  /** Loopback, private, link-local and CGNAT addresses allowed (cloud metadata addresses never are). */
+  readonly allowPrivateNetworks: boolean;
+  /** CIDR ranges allowed even though they are not public, e.g. an internal image server. */
+  readonly allowedNetworks: readonly string[];
+}
+
+export interface ImageConfig {
+  readonly maxBytes: number;
+  /** Total time for one image fetch, redirects included. */
+  readonly fetchTimeoutMs: number;
+  readonly network: OutboundNetworkPolicy;
+}
+
 export interface HelpdeskConfig {
   /** Languages of a freshly created helpdesk; the first one is its default language. */
   readonly languages: readonly string[];
@@ -52,6 +86,8 @@ export class AppConfig {
   readonly appSecretFromFile: boolean;
   readonly rateLimits: RateLimitConfig;
   readonly helpdesk: HelpdeskConfig;
+  readonly storage: StorageConfig;
+  readonly images: ImageConfig;
   readonly logLevel: LogLevel;
 
   private constructor(fields: Omit<AppConfig, 'embedded'>) {
@@ -101,9 +137,55 @@ export class AppConfig {
         publicFeedbackPerMinute: readInt(env, 'RATE_LIMIT_PUBLIC_FEEDBACK_PER_MINUTE', 10, { min: 1 }),
       },
       helpdesk: { languages },
+      storage: readStorage(env, dataDir),
+      images: {
+        maxBytes: readInt(env, 'IMAGE_MAX_BYTES', 10 * 1024 * 1024, { min: 1 }),
+        fetchTimeoutMs: readInt(env, 'IMAGE_FETCH_TIMEOUT_MS', 10_000, { min: 1, max: 300_000 }),
+        network: {
+          allowPrivateNetworks: readBool(env, 'IMAGE_ALLOW_PRIVATE_NETWORKS', false),
+          allowedNetworks: readCidrList(env, 'IMAGE_ALLOWED_NETWORKS'),
+        },
+      },
       logLevel: readEnum({ LOG_LEVEL: env.LOG_LEVEL?.toLowerCase() }, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     });
   }
+}
+
+function readStorage(env: Env, dataDir: string): StorageConfig {
+  const driver = readEnum(env, 'STORAGE_DRIVER', ['local', 's3'] as const, 'local');
+  const localDir = join(dataDir, 'uploads');
+  if (driver === 'local') return { driver, localDir, s3: null };
+  const bucket = readString(env, 'S3_BUCKET');
+  if (bucket === undefined) throw new ConfigError('S3_BUCKET', 'is required when STORAGE_DRIVER=s3');
+  const accessKeyId = readString(env, 'S3_ACCESS_KEY_ID') ?? null;
+  const secretAccessKey = readString(env, 'S3_SECRET_ACCESS_KEY') ?? null;
+  if ((accessKeyId === null) !== (secretAccessKey === null)) {
+    throw new ConfigError(accessKeyId === null ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY', 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together');
+  }
+  return {
+    driver,
+    localDir,
+    s3: {
+      bucket,
+      endpoint: readUrl(env, 'S3_ENDPOINT', ['http:', 'https:'])?.toString() ?? null,
+      region: readString(env, 'S3_REGION', 'us-east-1'),
+      accessKeyId,
+      secretAccessKey,
+      forcePathStyle: readBool(env, 'S3_FORCE_PATH_STYLE', false),
+    },
+  };
+}
+
+/** A comma-separated list of CIDR ranges such as `10.0.0.0/8,fd00::/8`. */
+function readCidrList(env: Env, name: string): string[] {
+  return readList(env, name, []).map((item) => {
+    try {
+      const [address, bits] = ipaddr.parseCIDR(item);
+      return `${address.toString()}/${bits}`;
+    } catch {
+      throw new ConfigError(name, `"${item}" is not a CIDR range such as 10.0.0.0/8`);
+    }
+  });
 }
 
 /** A base URL that paths are appended to: http(s), no query or fragment. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ValidationError } from '#core';
 import { fromJson, parseMarkdown, renderContent } from '../../content-format/index.js';
+import { ArticleImages } from '../../images/application/article-images.js';
 import type { ArticleContent } from '../domain/article.js';
 
 /** A body as a request gives it: ProseMirror JSON or Markdown, never both. */
@@ -10,13 +11,16 @@ export interface BodyInput {
 }
 
 /**
- * Turns a request body into stored content: validates it against the schema and renders Markdown and HTML
- * once, at write time, so that reads never convert.
+ * Turns a request body into stored content: validates it against the schema, uploads its images (the stored
+ * JSON holds asset paths) and renders Markdown and HTML once, at write time, with the images' full static URLs,
+ * so that reads never convert.
  */
 @Injectable()
 export class ArticleBodies {
+  constructor(private readonly images: ArticleImages) {}
+
   /** The rendered content, or undefined when the input carries no body. */
-  fromInput(input: BodyInput): ArticleContent | undefined {
+  async fromInput(input: BodyInput): Promise<ArticleContent | undefined> {
     const hasContent = input.content !== undefined;
     const hasMarkdown = input.markdown !== undefined;
     if (hasContent && hasMarkdown) {
@@ -25,13 +29,15 @@ export class ArticleBodies {
       ]);
     }
     if (!hasContent && !hasMarkdown) return undefined;
-    const doc = hasContent ? fromJson(input.content) : parseMarkdown(input.markdown!);
-    const rendered = renderContent(doc);
+    const parsed = hasContent ? fromJson(input.content) : parseMarkdown(input.markdown!);
+    const doc = await this.images.upload(parsed, hasContent ? 'content' : 'markdown');
+    const rendered = renderContent(doc, { assetUrl: (src) => this.images.publicUrl(src) });
     return { json: rendered.json, markdown: rendered.markdown, html: rendered.html };
   }
 
   /** The content of an article created without a body. */
   empty(): ArticleContent {
-    return this.fromInput({ markdown: '' })!;
+    const rendered = renderContent(parseMarkdown(''));
+    return { json: rendered.json, markdown: rendered.markdown, html: rendered.html };
   }
 }

@@ -27,7 +27,7 @@ export class PutArticleTranslationUseCase {
 
   async execute(articleId: string, locale: string, command: PutArticleTranslationCommand): Promise<{ translation: ArticleTranslation; created: boolean }> {
     (await this.helpdesk.get()).assertTranslationLanguage(locale);
-    const content = this.bodies.fromInput(command) ?? this.bodies.empty();
+    const content = (await this.bodies.fromInput(command)) ?? this.bodies.empty();
     return this.unitOfWork.run(async () => {
       const article = await this.locked.get(articleId);
       if (article.status === 'trashed') throw new InvalidStateError(`Article ${articleId} is trashed; restore it to translate it`);

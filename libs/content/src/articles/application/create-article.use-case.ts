@@ -37,7 +37,7 @@ export class CreateArticleUseCase {
 
   async execute(command: CreateArticleCommand, principal: Principal, format: ContentFormat = 'html'): Promise<CreatedArticle> {
     if (command.publish) principal.require('content:publish');
-    const content = this.bodies.fromInput(command) ?? this.bodies.empty();
+    const content = (await this.bodies.fromInput(command)) ?? this.bodies.empty();
     const helpdesk = await this.helpdesk.get();
     const draftId = await this.unitOfWork.run(async () => {
       const collectionId = command.collectionId ?? null;

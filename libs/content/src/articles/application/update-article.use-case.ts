@@ -41,7 +41,7 @@ export class UpdateArticleUseCase {
     options: { ifMatch?: string; format?: ContentFormat } = {},
   ): Promise<{ record: ArticleRecord; draftId: string | null }> {
     if (command.publish) principal.require('content:publish');
-    const content = this.bodies.fromInput(command);
+    const content = await this.bodies.fromInput(command);
     await this.unitOfWork.run(async () => {
       const article = await this.locked.get(id);
       if (article.status === 'trashed') throw new InvalidStateError(`Article ${id} is trashed; restore it to edit it`);

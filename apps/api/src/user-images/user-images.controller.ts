@@ -1,0 +1,57 @@
+import { pipeline } from 'node:stream/promises';
+import { Controller, Get, Headers, Param, Res, type Type } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { IMMUTABLE_CACHE_CONTROL, Public } from '#core';
+import { GetUserImageUseCase } from '#content';
+import { ErrorResponse } from '../common/error.response.js';
+
+/**
+ * Article images as readers' browsers load them, at `{STATIC_URL}/user-images/<sha256>.<ext>`; outside /v1 and
+ * without a key. The bytes come from the storage driver (local disk or S3), so the URL works with either; a CDN
+ * or the bucket itself can serve STATIC_URL instead.
+ */
+@ApiTags('Images')
+export class UserImagesController {
+  constructor(private readonly images: GetUserImageUseCase) {}
+
+  @Get(':name')
+  @Public()
+  @ApiOperation({
+    summary: 'Get an article image',
+    description:
+      'Images uploaded from article bodies, named by the SHA-256 of their bytes. Immutable: served with a one-year cache, a strong ETag and `X-Content-Type-Options: nosniff`. No key needed.',
+  })
+  @ApiParam({ name: 'name', example: `${'0'.repeat(64)}.png` })
+  @ApiProduces('image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif')
+  @ApiOkResponse({ description: 'The image bytes.' })
+  @ApiNotFoundResponse({ type: ErrorResponse })
+  async get(@Param('name') name: string, @Headers('if-none-match') ifNoneMatch: string | undefined, @Res() response: Response): Promise<void> {
+    const image = await this.images.execute(name);
+    const etag = `"${image.sha256}"`;
+    response.setHeader('Content-Type', image.contentType);
+    response.setHeader('X-Content-Type-Options', 'nosniff');
+    response.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+    response.setHeader('Cache-Control', IMMUTABLE_CACHE_CONTROL);
+    response.setHeader('ETag', etag);
+    if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+      image.body.destroy();
+      response.status(304).end();
+      return;
+    }
+    response.setHeader('Content-Length', String(image.size));
+    await pipeline(image.body, response);
+  }
+}
+
+/** The path images are served under: STATIC_URL's path (`/static` by default) plus `/user-images`. */
+export function userImagesPath(staticUrl: string): string {
+  return `${new URL(staticUrl).pathname.replace(/\/+$/, '')}/user-images`.replace(/^\//, '');
+}
+
+/** The controller mounted at this deployment's static path (a subclass per app, so two apps never share it). */
+export function userImagesController(staticUrl: string): Type<UserImagesController> {
+  class MountedUserImagesController extends UserImagesController {}
+  Controller(userImagesPath(staticUrl))(MountedUserImagesController);
+  return MountedUserImagesController;
+}

@@ -1,0 +1,40 @@
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig, OutboundRequestError, SafeHttpClient } from '#core';
+import { ImageUnavailableError, RemoteImageFetcher } from '../application/remote-image-fetcher.port.js';
+
+const MAX_REDIRECTS = 3;
+const ACCEPT = 'image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1';
+
+/** Remote images over the SSRF-safe client, with the IMAGE_* network policy, size cap and deadline. */
+@Injectable()
+export class SafeRemoteImageFetcher extends RemoteImageFetcher implements OnApplicationShutdown {
+  private readonly client: SafeHttpClient;
+
+  constructor(private readonly config: AppConfig) {
+    super();
+    this.client = new SafeHttpClient(config.images.network, {
+      connectTimeoutMs: Math.min(5_000, config.images.fetchTimeoutMs),
+      connectionsPerOrigin: 4,
+    });
+  }
+
+  async fetch(url: string, maxBytes: number): Promise<Buffer> {
+    try {
+      const response = await this.client.request(url, {
+        headers: { accept: ACCEPT, 'user-agent': 'HelpCenter-ImageFetcher/1.0' },
+        maxRedirects: MAX_REDIRECTS,
+        timeoutMs: this.config.images.fetchTimeoutMs,
+        maxBytes,
+      });
+      if (response.status < 200 || response.status > 299) throw new ImageUnavailableError(`answered HTTP ${response.status}`);
+      return response.body;
+    } catch (error) {
+      if (error instanceof OutboundRequestError) throw new ImageUnavailableError(error.message);
+      throw error;
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.client.close();
+  }
+}

@@ -1,0 +1,87 @@
+import ipaddr from 'ipaddr.js';
+import type { OutboundNetworkPolicy } from '../config/app-config.js';
+
+export type AddressVerdict = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
+
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+
+/**
+ * Instance-metadata services of the large clouds. Refused even when private networks are allowed: they hand out
+ * credentials, and nothing a help center fetches or notifies lives there.
+ */
+const METADATA_ADDRESSES = new Set([
+  '169.254.169.254', // AWS, GCP, Azure, OpenStack, DigitalOcean
+  '169.254.170.2', // AWS ECS task metadata
+  '169.254.169.123', // AWS time sync
+  '100.100.100.200', // Alibaba Cloud
+  '192.0.0.192', // Oracle Cloud
+  'fd00:ec2::254', // AWS over IPv6
+]);
+
+/** Ranges that only reach this host or its private networks: allowed with `allowPrivateNetworks`. */
+const PRIVATE_RANGES = new Set(['loopback', 'private', 'linkLocal', 'carrierGradeNat', 'uniqueLocal']);
+
+const RANGE_NAMES: Record<string, string> = {
+  loopback: 'a loopback address',
+  private: 'a private network address',
+  linkLocal: 'a link-local address',
+  carrierGradeNat: 'a carrier-grade NAT address',
+  uniqueLocal: 'a unique local (private) IPv6 address',
+  unspecified: 'the unspecified address',
+  broadcast: 'the broadcast address',
+  multicast: 'a multicast address',
+  ipv4Mapped: 'an IPv4-mapped IPv6 address',
+  rfc6052: 'a NAT64 address',
+  rfc6145: 'an IPv4-translated address',
+  '6to4': 'a 6to4 address',
+  teredo: 'a Teredo address',
+  reserved: 'a reserved address',
+};
+
+/**
+ * Decides which IP addresses outbound HTTP may connect to. Only global unicast addresses are allowed by default;
+ * the verdict is made on the address that is then connected to, never on a host name.
+ */
+export class AddressPolicy {
+  private readonly allowedNetworks: ReadonlyArray<[Address, number]>;
+
+  constructor(private readonly policy: OutboundNetworkPolicy) {
+    this.allowedNetworks = policy.allowedNetworks.map((cidr) => ipaddr.parseCIDR(cidr));
+  }
+
+  /** Any textual IP form (`127.1`, `0x7f.1`, `2130706433`, `[::1]`, `::ffff:127.0.0.1`), or null for a host name. */
+  static parse(host: string): Address | null {
+    const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+    if (!ipaddr.isValid(bare)) return null;
+    try {
+      return ipaddr.parse(bare);
+    } catch {
+      return null;
+    }
+  }
+
+  check(host: string): AddressVerdict {
+    const address = AddressPolicy.parse(host);
+    if (address === null) return { allowed: false, reason: `${host} is not an IP address` };
+    const text = address.toString();
+    if (METADATA_ADDRESSES.has(text) || this.isMappedMetadata(address)) {
+      return { allowed: false, reason: `${text} is a cloud metadata address` };
+    }
+    if (this.inAllowedNetwork(address)) return { allowed: true };
+    const range = address.range();
+    if (range === 'unicast') return { allowed: true };
+    if (this.policy.allowPrivateNetworks) {
+      if (PRIVATE_RANGES.has(range)) return { allowed: true };
+      if (address instanceof ipaddr.IPv6 && address.isIPv4MappedAddress()) return this.check(address.toIPv4Address().toString());
+    }
+    return { allowed: false, reason: `${text} is ${RANGE_NAMES[range] ?? `a ${range} address`}` };
+  }
+
+  private inAllowedNetwork(address: Address): boolean {
+    return this.allowedNetworks.some(([network, bits]) => address.kind() === network.kind() && address.match(network, bits));
+  }
+
+  private isMappedMetadata(address: Address): boolean {
+    return address instanceof ipaddr.IPv6 && address.isIPv4MappedAddress() && METADATA_ADDRESSES.has(address.toIPv4Address().toString());
+  }
+}
