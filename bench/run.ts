@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +14,10 @@ import { rssMiB, startProcess } from './processes.js';
  *     answering the same rows, as requests/s, p50/p99 and their ratio (target ≥ 0.5);
  *  2. articles (10 000 published, ~5 KB): POST rate, GET /v1/articles?page_size=100&format=html against the bare
  *     server (ratio >= 0.5), page 1 against page 100 (<= 1.2x), GET by ID p99, search p95 (<= 50 ms);
- *  3. embedded start-up: first start with initdb (target < 5 s), warm start (target < 2 s), idle RSS.
+ *  3. embedded start-up: first start with initdb (target < 5 s), warm start (target < 2 s), idle RSS;
+ *  4. images: one article with 50 references to 5 distinct 200 KB images as data URLs: time to write (first
+ *     write stores, later ones find the objects), against the same article whose images are already hosted,
+ *     and the number of objects stored (must be 5).
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -290,11 +294,72 @@ async function benchEmbeddedStart(): Promise<void> {
   }
 }
 
+/** 200 KB of bytes that pass as a PNG (the service checks the signature, it does not decode). */
+function fakePng(size: number): Buffer {
+  const bytes = randomBytes(size);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(bytes);
+  return bytes;
+}
+
+/** Markdown with `references` images cycling over `definitions` reference definitions. */
+function imageArticle(sources: readonly string[], references: number): string {
+  const images = Array.from({ length: references }, (_, i) => `Step ${i + 1}\n\n![Screenshot ${i + 1}][img${i % sources.length}]`);
+  const definitions = sources.map((src, i) => `[img${i}]: ${src}`);
+  return [...images, ...definitions].join('\n\n');
+}
+
+async function benchImages(): Promise<void> {
+  const url = await recreateDatabase('hc_bench_images');
+  const dataDir = mkdtempSync(join(tmpdir(), 'hc-bench-images-'));
+  const env = serviceEnv(url, dataDir);
+  const api = await startProcess(API, [], env, READY);
+  const base = api.match[1]!.replace('//localhost:', '//127.0.0.1:');
+  try {
+    const created = execFileSync(process.execPath, [CLI, 'api-keys', 'create', '--name', 'bench', '--scopes', 'content:read,content:write', '--json'], {
+      env: { ...process.env, ...env },
+    }).toString();
+    const key = (JSON.parse(created) as { key: string }).key;
+    const sections = (await call(base, key, 'GET', '/v1/sections')) as { results: Array<{ id: string }> };
+    const sectionId = sections.results[0]!.id;
+    const dataUrls = Array.from({ length: 5 }, () => `data:image/png;base64,${fakePng(200 * 1024).toString('base64')}`);
+    const markdown = imageArticle(dataUrls, 50);
+    const timed = async (body: string): Promise<{ ms: number; id: string }> => {
+      const started = performance.now();
+      const article = (await call(base, key, 'POST', '/v1/articles', { title: 'Screenshots', sectionId, markdown: body })) as { id: string };
+      return { ms: performance.now() - started, id: article.id };
+    };
+    const first = await timed(markdown);
+    const stored = readdirSync(join(dataDir, 'uploads', 'user-images'));
+    const json = (await call(base, key, 'GET', `/v1/articles/${first.id}?format=json`)) as { contentJson: unknown };
+    const hostedPaths = [...new Set(JSON.stringify(json.contentJson).match(/\/user-images\/[0-9a-f]{64}\.png/g))];
+    const hostedMarkdown = imageArticle(hostedPaths, 50);
+    const runs = 10;
+    const dataTimes: number[] = [];
+    const hostedTimes: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      dataTimes.push((await timed(markdown)).ms);
+      hostedTimes.push((await timed(hostedMarkdown)).ms);
+    }
+    const after = readdirSync(join(dataDir, 'uploads', 'user-images'));
+    const dataMedian = percentile(dataTimes, 50);
+    const hostedMedian = percentile(hostedTimes, 50);
+    process.stdout.write(`\nImages: one article, 50 references to 5 distinct 200 KB images as data URLs (${(Buffer.byteLength(markdown) / 1024 / 1024).toFixed(1)} MiB of Markdown)\n`);
+    process.stdout.write(`  first write (stores the images):   ${first.ms.toFixed(0)} ms\n`);
+    process.stdout.write(`  later writes, median of ${runs}:        ${dataMedian.toFixed(0)} ms\n`);
+    process.stdout.write(`  same article, images already hosted: ${hostedMedian.toFixed(0)} ms  (ratio data URLs/hosted ${(dataMedian / hostedMedian).toFixed(2)})\n`);
+    process.stdout.write(`  objects stored: ${stored.length} after the first write, ${after.length} after ${runs * 2 + 1} writes  (target 5: ${after.length === 5 && stored.length === 5 ? 'met' : 'MISSED'})\n`);
+  } finally {
+    await api.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const only = process.argv[2];
   if (!only || only === 'collections') await benchCollections();
   if (!only || only === 'articles') await benchArticles();
   if (!only || only === 'embedded') await benchEmbeddedStart();
+  if (!only || only === 'images') await benchImages();
 }
 
 main().catch((error: unknown) => {
