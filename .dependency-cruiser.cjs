@@ -19,7 +19,7 @@ module.exports = {
       severity: 'error',
       comment: 'Domain code imports libs/core through #core/domain only.',
       from: { path: '^libs/[^/]+/src/.+/domain/' },
-      to: { path: '^libs/core/src/', pathNot: '^libs/core/src/(domain\\.ts|errors/|ids/|auth/domain/)' },
+      to: { path: '^libs/core/src/', pathNot: '^libs/core/src/(domain\\.ts|errors/|ids/|auth/domain/|events/event-type\\.ts)' },
     },
     {
       name: 'apps-use-lib-index',

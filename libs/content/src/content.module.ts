@@ -42,6 +42,7 @@ import { UpdateCollectionUseCase } from './collections/application/update-collec
 import { CollectionOrmEntity, CollectionTranslationOrmEntity } from './collections/infrastructure/collection.orm-entity.js';
 import { TypeOrmCollectionRepository } from './collections/infrastructure/typeorm-collection.repository.js';
 import { CurrentHelpdesk } from './helpdesk/application/current-helpdesk.js';
+import { ContentEvents } from './shared/application/content-events.js';
 import { ArticleImages } from './images/application/article-images.js';
 import { GetUserImageUseCase } from './images/application/get-user-image.use-case.js';
 import { RemoteImageFetcher } from './images/application/remote-image-fetcher.port.js';
@@ -125,6 +126,7 @@ const useCases = [
     { provide: ArticleTranslationRepository, useClass: TypeOrmArticleTranslationRepository },
     ArticleAccess,
     ArticleBodies,
+    ContentEvents,
     ArticleImages,
     { provide: RemoteImageFetcher, useClass: SafeRemoteImageFetcher },
     ArticleDrafts,

@@ -14,6 +14,7 @@ import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import type { Migration } from './database/database.js';
 import { DatabaseModule } from './database/database.module.js';
+import { EventOutbox, OutboxSignal } from './events/event-outbox.js';
 import { CheckReadinessUseCase } from './health/check-readiness.use-case.js';
 import { IdempotencyKeyOrmEntity } from './idempotency/idempotency-key.orm-entity.js';
 import { IdempotencyRepository } from './idempotency/idempotency.repository.js';
@@ -84,9 +85,11 @@ export class CoreModule {
         { provide: ApiKeyRepository, useClass: TypeOrmApiKeyRepository },
         { provide: IdempotencyRepository, useClass: TypeOrmIdempotencyRepository },
         KeyUsageRecorder,
+        OutboxSignal,
+        EventOutbox,
         ...useCases,
       ],
-      exports: [ConfigModule, DatabaseModule, JobsModule, Clock, Paginator, RateLimiter, IdempotencyRepository, ObjectStorage, ...useCases],
+      exports: [ConfigModule, DatabaseModule, JobsModule, Clock, Paginator, RateLimiter, IdempotencyRepository, ObjectStorage, OutboxSignal, EventOutbox, ...useCases],
     };
   }
 }

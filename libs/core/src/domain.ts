@@ -13,3 +13,4 @@ export {
 export { newId, isId, type IdPrefix } from './ids/id.js';
 export { Principal } from './auth/domain/principal.js';
 export { isScope, type Scope, SCOPES } from './auth/domain/scope.js';
+export { ALL_EVENTS, EVENT_TYPES, type EventType, isEventType } from './events/event-type.js';

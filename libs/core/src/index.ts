@@ -103,3 +103,6 @@ export {
   type SafeResponse,
 } from './net/safe-http-client.js';
 export { withTimeout } from './util/with-timeout.js';
+
+export { ALL_EVENTS, EVENT_TYPES, type EventType, isEventType } from './events/event-type.js';
+export { EventOutbox, OUTBOX_CHANNEL, OutboxSignal } from './events/event-outbox.js';

@@ -1,14 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ARTICLE_STATUSES, type ArticleRecord, type ArticleRevision, type ContentFormat, type DraftView, renderingOf, type RevisionDiff } from '#content';
+import { ARTICLE_STATUSES, type ArticleRecord, type ArticleRevision, articleView, type ContentFormat, contentField, type DraftView, renderingOf, type RevisionDiff } from '#content';
 import { CursorPageOf } from '../common/page.response.js';
 
-type ContentFields = Pick<ArticleResponse, 'contentHtml' | 'contentMarkdown' | 'contentJson'>;
-
-/** The one content field a format names (contentHtml, contentMarkdown or contentJson), holding `value`. */
-export function contentField(format: ContentFormat, value: string | Record<string, unknown> | null): ContentFields {
-  if (format === 'json') return { contentJson: (value as Record<string, unknown> | null) ?? null };
-  return format === 'markdown' ? { contentMarkdown: (value as string | null) ?? '' } : { contentHtml: (value as string | null) ?? '' };
-}
+export { contentField };
 
 export class ArticleResponse {
   @ApiProperty({ example: 'art_01JD3Q7W6S1X0Y2Z3A4B5C6D7E' })
@@ -63,24 +57,9 @@ export class ArticleResponse {
   locale?: string;
 
   static from(record: ArticleRecord, format: ContentFormat, publicUrl: string): ArticleResponse {
-    const p = record.props;
-    const response: ArticleResponse = {
-      id: p.id,
-      title: record.title,
-      slug: p.slug,
-      url: p.publishedAt ? `${publicUrl}/articles/${p.slug}` : null,
-      sectionId: p.sectionId,
-      collectionId: p.collectionId,
-      status: p.status,
-      publishedAt: p.publishedAt?.toISOString() ?? null,
-      keywords: p.keywords,
-      metaDescription: p.metaDescription,
-      ogImage: p.ogImage,
-      createdAt: p.createdAt.toISOString(),
-      updatedAt: p.updatedAt.toISOString(),
-    };
-    return { ...response, ...contentField(format, record.content) };
+    return articleView(record, format, publicUrl);
   }
+
 }
 
 export class ArticleWithDraftResponse extends ArticleResponse {

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { type Collection, type CollectionTranslation, TRANSLATION_STATUSES } from '#content';
+import { type Collection, type CollectionTranslation, TRANSLATION_STATUSES, collectionView } from '#content';
 import { CursorPageOf } from '../common/page.response.js';
 
 export class CollectionTranslationResponse {
@@ -73,20 +73,9 @@ export class CollectionResponse {
   translations: CollectionTranslationResponse[];
 
   static from(collection: Collection): CollectionResponse {
-    const c = collection.snapshot();
-    return {
-      id: c.id,
-      helpdeskId: c.helpdeskId,
-      sectionId: c.sectionId,
-      parentCollectionId: c.parentCollectionId,
-      title: c.title,
-      subtitle: c.subtitle,
-      shortId: c.shortId,
-      createdAt: c.createdAt.toISOString(),
-      updatedAt: c.updatedAt.toISOString(),
-      translations: c.translations.map(CollectionTranslationResponse.from),
-    };
+    return collectionView(collection);
   }
+
 }
 
 export class CollectionPage extends CursorPageOf(CollectionResponse, 'CollectionPage') {}

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { type Section, type SectionTranslation, TRANSLATION_STATUSES } from '#content';
+import { type Section, type SectionTranslation, TRANSLATION_STATUSES, sectionView } from '#content';
 import { CursorPageOf } from '../common/page.response.js';
 
 export class SectionTranslationResponse {
@@ -63,18 +63,9 @@ export class SectionResponse {
   translations: SectionTranslationResponse[];
 
   static from(section: Section): SectionResponse {
-    const s = section.snapshot();
-    return {
-      id: s.id,
-      helpdeskId: s.helpdeskId,
-      name: s.name,
-      isDefault: s.isDefault,
-      position: s.position,
-      createdAt: s.createdAt.toISOString(),
-      updatedAt: s.updatedAt.toISOString(),
-      translations: s.translations.map(SectionTranslationResponse.from),
-    };
+    return sectionView(section);
   }
+
 }
 
 export class SectionPage extends CursorPageOf(SectionResponse, 'SectionPage') {}

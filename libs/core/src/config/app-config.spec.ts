@@ -355,3 +355,131 @@ describe('env readers', () => {
     expect(configErrorOf(() => readIntList({ L: '5,1.5' }, 'L', [])).variable).toBe('L');
   });
 });
+
+describe('AppConfig.fromEnv: storage and image settings', () => {
+  let dataDir: string;
+  let tempRoot: string;
+
+  beforeEach(() => {
+    tempRoot = mkdtempSync(join(tmpdir(), 'hc-config-'));
+    dataDir = join(tempRoot, 'data');
+  });
+
+  afterEach(() => {
+    rmSync(tempRoot, { recursive: true, force: true });
+  });
+
+  const load = (vars: Env = {}): AppConfig => AppConfig.fromEnv({ DATA_DIR: dataDir, APP_SECRET: SECRET, ...vars });
+  const s3 = (vars: Env = {}): AppConfig => load({ STORAGE_DRIVER: 's3', S3_BUCKET: 'help-images', ...vars });
+
+  it('defaults to local storage under DATA_DIR/uploads and the documented image limits', () => {
+    const config = load();
+    expect(config.storage).toEqual({ driver: 'local', localDir: join(dataDir, 'uploads'), s3: null });
+    expect(config.images).toEqual({
+      maxBytes: 10 * 1024 * 1024,
+      fetchTimeoutMs: 10_000,
+      network: { allowPrivateNetworks: false, allowedNetworks: [] },
+    });
+  });
+
+  it('treats blank storage and image variables as unset', () => {
+    const config = load({ STORAGE_DRIVER: ' ', IMAGE_MAX_BYTES: '', IMAGE_FETCH_TIMEOUT_MS: ' ', IMAGE_ALLOW_PRIVATE_NETWORKS: '', IMAGE_ALLOWED_NETWORKS: '  ' });
+    expect(config.storage.driver).toBe('local');
+    expect(config.images).toEqual({ maxBytes: 10 * 1024 * 1024, fetchTimeoutMs: 10_000, network: { allowPrivateNetworks: false, allowedNetworks: [] } });
+  });
+
+  it('ignores the S3 settings with the local driver', () => {
+    const config = load({ STORAGE_DRIVER: 'local', S3_BUCKET: 'help-images', S3_ACCESS_KEY_ID: 'only-the-id' });
+    expect(config.storage).toEqual({ driver: 'local', localDir: join(dataDir, 'uploads'), s3: null });
+  });
+
+  it('reads STORAGE_DRIVER=s3 with only a bucket: AWS endpoint, us-east-1, default credential chain', () => {
+    expect(s3().storage).toEqual({
+      driver: 's3',
+      localDir: join(dataDir, 'uploads'),
+      s3: { bucket: 'help-images', endpoint: null, region: 'us-east-1', accessKeyId: null, secretAccessKey: null, forcePathStyle: false },
+    });
+  });
+
+  it('reads every S3 setting', () => {
+    const config = s3({
+      S3_ENDPOINT: 'http://minio.internal:9000',
+      S3_REGION: 'eu-central-1',
+      S3_ACCESS_KEY_ID: ' AKIDEXAMPLE ',
+      S3_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG',
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    expect(config.storage.s3).toEqual({
+      bucket: 'help-images',
+      endpoint: 'http://minio.internal:9000/',
+      region: 'eu-central-1',
+      accessKeyId: 'AKIDEXAMPLE',
+      secretAccessKey: 'wJalrXUtnFEMI/K7MDENG',
+      forcePathStyle: true,
+    });
+  });
+
+  it('refuses STORAGE_DRIVER=s3 without S3_BUCKET', () => {
+    const error = expectConfigError(() => load({ STORAGE_DRIVER: 's3' }), 'S3_BUCKET');
+    expect(error.message).toContain('STORAGE_DRIVER=s3');
+    expectConfigError(() => load({ STORAGE_DRIVER: 's3', S3_BUCKET: '   ' }), 'S3_BUCKET');
+  });
+
+  it('refuses an S3 access key id without its secret, and a secret without its key id', () => {
+    const missingSecret = expectConfigError(() => s3({ S3_ACCESS_KEY_ID: 'AKIDEXAMPLE' }), 'S3_SECRET_ACCESS_KEY');
+    expect(missingSecret.message).toContain('S3_ACCESS_KEY_ID');
+    const missingId = expectConfigError(() => s3({ S3_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG' }), 'S3_ACCESS_KEY_ID');
+    expect(missingId.message).toContain('S3_SECRET_ACCESS_KEY');
+    // The secret itself never reaches the message.
+    expect(missingId.message).not.toContain('wJalrXUtnFEMI');
+  });
+
+  it.each([
+    ['STORAGE_DRIVER', 'gcs'],
+    ['STORAGE_DRIVER', 'filesystem'],
+    ['S3_ENDPOINT', 'minio.internal:9000'],
+    ['S3_ENDPOINT', 'ftp://minio.internal'],
+    ['S3_FORCE_PATH_STYLE', 'sometimes'],
+  ])('refuses %s=%j', (variable, value) => {
+    expectConfigError(() => s3({ [variable]: value }), variable);
+  });
+
+  it('reads the image limits', () => {
+    const config = load({ IMAGE_MAX_BYTES: '1', IMAGE_FETCH_TIMEOUT_MS: '300000', IMAGE_ALLOW_PRIVATE_NETWORKS: 'yes' });
+    expect(config.images.maxBytes).toBe(1);
+    expect(config.images.fetchTimeoutMs).toBe(300_000);
+    expect(config.images.network.allowPrivateNetworks).toBe(true);
+    expect(load({ IMAGE_FETCH_TIMEOUT_MS: '1', IMAGE_ALLOW_PRIVATE_NETWORKS: 'false' }).images).toMatchObject({
+      fetchTimeoutMs: 1,
+      network: { allowPrivateNetworks: false },
+    });
+  });
+
+  it('reads IMAGE_ALLOWED_NETWORKS as a comma-separated list of normalized CIDR ranges', () => {
+    const config = load({ IMAGE_ALLOWED_NETWORKS: ' 10.0.0.0/8, 192.168.10.0/24 ,,FD00:0::/8,127.0.0.2/32' });
+    expect(config.images.network.allowedNetworks).toEqual(['10.0.0.0/8', '192.168.10.0/24', 'fd00::/8', '127.0.0.2/32']);
+  });
+
+  it.each([
+    ['IMAGE_MAX_BYTES', '0'],
+    ['IMAGE_MAX_BYTES', '-1'],
+    ['IMAGE_MAX_BYTES', '10MB'],
+    ['IMAGE_MAX_BYTES', '1.5'],
+    ['IMAGE_FETCH_TIMEOUT_MS', '0'],
+    ['IMAGE_FETCH_TIMEOUT_MS', '300001'],
+    ['IMAGE_FETCH_TIMEOUT_MS', '10s'],
+    ['IMAGE_ALLOW_PRIVATE_NETWORKS', 'maybe'],
+  ])('refuses %s=%j', (variable, value) => {
+    expectConfigError(() => load({ [variable]: value }), variable);
+  });
+
+  it.each(['10.0.0.0', '10.0.0.0/33', 'fd00::/129', 'intranet/8', '10.0.0.0/8,not-a-range', '10.0.0.0/-1', '*', '10.0.0.0/8/8'])('refuses IMAGE_ALLOWED_NETWORKS=%j', (value) => {
+    const error = expectConfigError(() => load({ IMAGE_ALLOWED_NETWORKS: value }), 'IMAGE_ALLOWED_NETWORKS');
+    expect(error.message).toMatch(/is not a CIDR range/);
+  });
+
+  it('names the bad item of IMAGE_ALLOWED_NETWORKS', () => {
+    const error = expectConfigError(() => load({ IMAGE_ALLOWED_NETWORKS: '10.0.0.0/8,172.16.0.0/40' }), 'IMAGE_ALLOWED_NETWORKS');
+    expect(error.message).toContain('"172.16.0.0/40"');
+  });
+});

@@ -14,15 +14,20 @@ export abstract class UnitOfWork {
  * The entity manager repositories must use: the current transaction's inside `UnitOfWork.run`,
  * the pool's otherwise. (With embedded PGlite another connection would wait for the open transaction.)
  */
+interface TransactionScope {
+  readonly manager: EntityManager;
+  readonly afterCommit: Array<() => void>;
+}
+
 export class TransactionHost extends UnitOfWork {
-  private readonly storage = new AsyncLocalStorage<EntityManager>();
+  private readonly storage = new AsyncLocalStorage<TransactionScope>();
 
   constructor(private readonly database: Database) {
     super();
   }
 
   get manager(): EntityManager {
-    return this.storage.getStore() ?? this.database.manager;
+    return this.storage.getStore()?.manager ?? this.database.manager;
   }
 
   get inTransaction(): boolean {
@@ -34,14 +39,30 @@ export class TransactionHost extends UnitOfWork {
    * driver's pool directly: reads on the request path skip the ORM's query-runner bookkeeping.
    */
   async query<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
-    const manager = this.storage.getStore();
+    const manager = this.storage.getStore()?.manager;
     if (manager) return (await manager.query(sql, [...params])) as R[];
     const result = await this.database.pool.query(sql, [...params]);
     return result.rows as R[];
   }
 
-  run<T>(work: () => Promise<T>): Promise<T> {
+  async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.inTransaction) return work();
-    return this.database.dataSource.transaction((manager) => this.storage.run(manager, work));
+    const afterCommit: Array<() => void> = [];
+    const result = await this.database.dataSource.transaction((manager) => this.storage.run({ manager, afterCommit }, work));
+    for (const hook of afterCommit) {
+      try {
+        hook();
+      } catch {
+        // A hook is a wake-up call (e.g. "events are waiting"); the periodic sweeps cover one that fails.
+      }
+    }
+    return result;
+  }
+
+  /** Runs `hook` once the current transaction has committed (at once outside a transaction); never after a rollback. */
+  afterCommit(hook: () => void): void {
+    const scope = this.storage.getStore();
+    if (scope) scope.afterCommit.push(hook);
+    else hook();
   }
 }
