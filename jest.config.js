@@ -5,6 +5,7 @@ const common = {
     '^#core$': '<rootDir>/libs/core/src/index.ts',
     '^#core/domain$': '<rootDir>/libs/core/src/domain.ts',
     '^#content$': '<rootDir>/libs/content/src/index.ts',
+    '^#webhooks$': '<rootDir>/libs/webhooks/src/index.ts',
     '^#migrations$': '<rootDir>/migrations/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },

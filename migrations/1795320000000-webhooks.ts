@@ -12,7 +12,8 @@ export class Webhooks1795320000000 implements MigrationInterface {
       CREATE TABLE outbox_events (
         id           text PRIMARY KEY,
         type         text NOT NULL,
-        data         jsonb NOT NULL,
+        -- json, not jsonb: the payload keeps the key order of the API response it copies.
+        data         json NOT NULL,
         occurred_at  timestamptz NOT NULL,
         relayed_at   timestamptz
       )`);

@@ -12,6 +12,7 @@ import {
   RouteScopesVerifier,
 } from '#core';
 import { ContentModule } from '#content';
+import { WebhooksModule } from '#webhooks';
 import { MIGRATIONS } from '#migrations';
 import { JobProcessorsModule } from '../../worker/src/job-processors.module.js';
 import { ArticleTranslationsController } from './article-translations/article-translations.controller.js';
@@ -21,6 +22,7 @@ import { HealthController } from './health/health.controller.js';
 import { HelpdeskController } from './helpdesk/helpdesk.controller.js';
 import { SectionsController } from './sections/sections.controller.js';
 import { userImagesController } from './user-images/user-images.controller.js';
+import { WebhooksController } from './webhooks/webhooks.controller.js';
 
 export interface ApiModuleOptions {
   /** Also run the job processors in this process (embedded `npm start`, or no REDIS_URL). */
@@ -37,6 +39,7 @@ export class ApiModule implements NestModule {
         DiscoveryModule,
         CoreModule.forRoot(config, { migrations: MIGRATIONS, migrate: true, runsJobs: options.runsJobs }),
         ContentModule,
+        WebhooksModule,
         ...(options.runsJobs ? [JobProcessorsModule] : []),
       ],
       // ArticleTranslationsController before ArticlesController: /articles/search and
@@ -49,6 +52,7 @@ export class ApiModule implements NestModule {
         CollectionsController,
         ArticleTranslationsController,
         ArticlesController,
+        WebhooksController,
       ],
       providers: [
         RouteScopesVerifier,

@@ -9,6 +9,7 @@ export {
   type OutboundNetworkPolicy,
   type S3Config,
   type StorageConfig,
+  type WebhookConfig,
 } from './config/app-config.js';
 export { ConfigError } from './config/config.error.js';
 export { ConfigModule } from './config/config.module.js';
@@ -56,8 +57,8 @@ export { SnakeNamingStrategy } from './database/snake-naming.strategy.js';
 export { TimestampColumn } from './database/columns.js';
 
 export { ALL_JOB_NAMES, JobName, type JobPayloads } from './jobs/job-name.js';
-export { type JobOptions, JobQueue } from './jobs/job-queue.port.js';
-export { type JobContext, JobProcessor, ProcessesJob } from './jobs/job-processor.js';
+export { type JobOptions, JobQueue, RetryLaterError } from './jobs/job-queue.port.js';
+export { type JobContext, JobProcessor, ProcessesJob, type ProcessesJobOptions } from './jobs/job-processor.js';
 export { JobProcessorRegistry, MissingJobProcessorError } from './jobs/job-processor.registry.js';
 export { InlineJobQueue } from './jobs/inline-job-queue.adapter.js';
 

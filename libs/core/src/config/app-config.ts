@@ -3,7 +3,7 @@ import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { join, resolve } from 'node:path';
 import { ConfigError } from './config.error.js';
 import ipaddr from 'ipaddr.js';
-import { type Env, readBool, readEnum, readInt, readList, readString, readUrl } from './env-readers.js';
+import { type Env, readBool, readEnum, readInt, readIntList, readList, readString, readUrl } from './env-readers.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -67,6 +67,20 @@ export interface ImageConfig {
   readonly network: OutboundNetworkPolicy;
 }
 
+export interface WebhookConfig {
+  /** Delays before retries 1, 2, … in seconds; attempts = 1 + its length. */
+  readonly retryScheduleSeconds: readonly number[];
+  readonly timeoutMs: number;
+  readonly disableMinFailures: number;
+  readonly disableAfterSeconds: number;
+  readonly allowHttp: boolean;
+  readonly network: OutboundNetworkPolicy;
+  /** Deliveries to one endpoint running at once per worker process. */
+  readonly endpointConcurrency: number;
+  /** How often the relay looks for events and deliveries a wake-up missed. */
+  readonly sweepIntervalMs: number;
+}
+
 export interface HelpdeskConfig {
   /** Languages of a freshly created helpdesk; the first one is its default language. */
   readonly languages: readonly string[];
@@ -88,6 +102,7 @@ export class AppConfig {
   readonly helpdesk: HelpdeskConfig;
   readonly storage: StorageConfig;
   readonly images: ImageConfig;
+  readonly webhooks: WebhookConfig;
   readonly logLevel: LogLevel;
 
   private constructor(fields: Omit<AppConfig, 'embedded'>) {
@@ -145,6 +160,19 @@ export class AppConfig {
           allowPrivateNetworks: readBool(env, 'IMAGE_ALLOW_PRIVATE_NETWORKS', false),
           allowedNetworks: readCidrList(env, 'IMAGE_ALLOWED_NETWORKS'),
         },
+      },
+      webhooks: {
+        retryScheduleSeconds: readIntList(env, 'WEBHOOK_RETRY_SCHEDULE', [5, 300, 1800, 7200, 18000, 36000, 36000]),
+        timeoutMs: readInt(env, 'WEBHOOK_TIMEOUT_MS', 15_000, { min: 1, max: 120_000 }),
+        disableMinFailures: readInt(env, 'WEBHOOK_DISABLE_MIN_FAILURES', 10, { min: 1 }),
+        disableAfterSeconds: readInt(env, 'WEBHOOK_DISABLE_AFTER_SECONDS', 432_000, { min: 0 }),
+        allowHttp: readBool(env, 'WEBHOOK_ALLOW_HTTP', false),
+        network: {
+          allowPrivateNetworks: readBool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+          allowedNetworks: readCidrList(env, 'WEBHOOK_ALLOWED_NETWORKS'),
+        },
+        endpointConcurrency: readInt(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 10, { min: 1, max: 1000 }),
+        sweepIntervalMs: readInt(env, 'WEBHOOK_SWEEP_INTERVAL_MS', 30_000, { min: 100 }),
       },
       logLevel: readEnum({ LOG_LEVEL: env.LOG_LEVEL?.toLowerCase() }, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     });

@@ -40,7 +40,11 @@ export class TransactionHost extends UnitOfWork {
    */
   async query<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
     const manager = this.storage.getStore()?.manager;
-    if (manager) return (await manager.query(sql, [...params])) as R[];
+    if (manager) {
+      // Structured: TypeORM otherwise answers UPDATE/DELETE … RETURNING with [rows, count] instead of the rows.
+      if (manager.queryRunner) return (await manager.queryRunner.query(sql, [...params], true)).records as R[];
+      return (await manager.query(sql, [...params])) as R[];
+    }
     const result = await this.database.pool.query(sql, [...params]);
     return result.rows as R[];
   }

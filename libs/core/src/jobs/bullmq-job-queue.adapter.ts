@@ -1,11 +1,28 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { Queue, type QueueOptions } from 'bullmq';
+import { type JobsOptions, Queue, type QueueOptions } from 'bullmq';
 import { LogThrottle } from '../logging/throttled-log.js';
 import { withTimeout } from '../util/with-timeout.js';
 import { ALL_JOB_NAMES, type JobName, type JobPayloads } from './job-name.js';
-import { DEFAULT_JOB_OPTIONS, type JobOptions, JobQueue } from './job-queue.port.js';
+import { DEFAULT_JOB_OPTIONS, dictatedDelay, type JobOptions, JobQueue } from './job-queue.port.js';
 
 export const BULLMQ_QUEUE_OPTIONS = Symbol('BULLMQ_QUEUE_OPTIONS');
+
+function jobsOptions(options: JobOptions): JobsOptions {
+  const backoff = options.backoff ?? DEFAULT_JOB_OPTIONS.backoff;
+  return {
+    jobId: options.jobId,
+    delay: options.delayMs,
+    attempts: options.attempts ?? DEFAULT_JOB_OPTIONS.attempts,
+    backoff: backoff.type === 'dictated' ? { type: 'dictated' } : { type: backoff.type, delay: backoff.delayMs },
+    removeOnComplete: options.removeOnFinish ? true : { age: 3600, count: 1000 },
+    removeOnFail: options.removeOnFinish ? true : { age: 7 * 24 * 3600 },
+  };
+}
+
+/** Worker setting that makes `backoff: { type: 'dictated' }` take its delay from the RetryLaterError thrown. */
+export function dictatedBackoffStrategy(_attemptsMade: number, type?: string, error?: Error): number {
+  return type === 'dictated' ? dictatedDelay(error) : 1_000;
+}
 
 /**
  * Jobs on Redis through BullMQ: one queue per job name, consumed by `apps/worker` processes. The adapter owns
@@ -37,15 +54,12 @@ export class BullmqJobQueue extends JobQueue implements OnApplicationShutdown {
   }
 
   async add<N extends JobName>(name: N, payload: JobPayloads[N], options: JobOptions = {}): Promise<void> {
-    const backoff = options.backoff ?? DEFAULT_JOB_OPTIONS.backoff;
-    await this.queue(name).add(name, payload, {
-      jobId: options.jobId,
-      delay: options.delayMs,
-      attempts: options.attempts ?? DEFAULT_JOB_OPTIONS.attempts,
-      backoff: { type: backoff.type, delay: backoff.delayMs },
-      removeOnComplete: { age: 3600, count: 1000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    });
+    await this.queue(name).add(name, payload, jobsOptions(options));
+  }
+
+  async addBulk<N extends JobName>(name: N, jobs: ReadonlyArray<{ payload: JobPayloads[N]; options?: JobOptions }>): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.queue(name).addBulk(jobs.map((job) => ({ name, data: job.payload, opts: jobsOptions(job.options ?? {}) })));
   }
 
   async repeat<N extends JobName>(name: N, everyMs: number, payload: JobPayloads[N]): Promise<void> {

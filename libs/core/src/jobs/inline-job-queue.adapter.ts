@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { JobName, type JobPayloads } from './job-name.js';
-import { DEFAULT_JOB_OPTIONS, type JobOptions, JobQueue, retryDelay } from './job-queue.port.js';
+import { DEFAULT_JOB_OPTIONS, type JobOptions, JobQueue, RetryLaterError, retryDelay } from './job-queue.port.js';
 import { JobProcessorRegistry } from './job-processor.registry.js';
 
 interface PendingJob {
@@ -51,6 +51,10 @@ export class InlineJobQueue extends JobQueue implements OnApplicationShutdown {
       attemptsMade: 0,
     };
     this.later(options.delayMs ?? 0, job);
+  }
+
+  async addBulk<N extends JobName>(name: N, jobs: ReadonlyArray<{ payload: JobPayloads[N]; options?: JobOptions }>): Promise<void> {
+    for (const job of jobs) await this.add(name, job.payload, job.options);
   }
 
   async repeat<N extends JobName>(name: N, everyMs: number, payload: JobPayloads[N]): Promise<void> {
@@ -128,8 +132,8 @@ export class InlineJobQueue extends JobQueue implements OnApplicationShutdown {
   private fail(job: PendingJob, error: unknown): void {
     const message = error instanceof Error ? error.message : String(error);
     if (job.attemptsMade < job.attempts && !this.closed) {
-      const delay = retryDelay(job.backoff, job.attemptsMade);
-      this.logger.warn(`Job ${job.name} attempt ${job.attemptsMade}/${job.attempts} failed: ${message}; retrying in ${delay} ms`);
+      const delay = retryDelay(job.backoff, job.attemptsMade, error);
+      if (!(error instanceof RetryLaterError && error.quiet)) this.logger.warn(`Job ${job.name} attempt ${job.attemptsMade}/${job.attempts} failed: ${message}; retrying in ${delay} ms`);
       this.later(delay, job);
       return;
     }

@@ -7,12 +7,18 @@ export enum JobName {
   RecordKeyUsage = 'record-key-usage',
   /** Deletes stored Idempotency-Key responses past their 24 h retention. */
   PruneIdempotencyKeys = 'prune-idempotency-keys',
+  /** One attempt at one webhook delivery (job ID = delivery ID); retries follow WEBHOOK_RETRY_SCHEDULE. */
+  DeliverWebhook = 'deliver-webhook',
+  /** Deletes webhook deliveries and relayed events older than 30 days. */
+  PruneWebhookDeliveries = 'prune-webhook-deliveries',
 }
 
 /** Payload of each job. Payloads are JSON: dates travel as ISO strings. */
 export interface JobPayloads {
   [JobName.RecordKeyUsage]: { keyId: string; usedAt: string };
   [JobName.PruneIdempotencyKeys]: Record<string, never>;
+  [JobName.DeliverWebhook]: { deliveryId: string };
+  [JobName.PruneWebhookDeliveries]: Record<string, never>;
 }
 
 export const ALL_JOB_NAMES: readonly JobName[] = Object.values(JobName);

@@ -2,7 +2,9 @@ import { applyDecorators, Injectable, Logger, SetMetadata } from '@nestjs/common
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
 import { LogThrottle } from '../logging/throttled-log.js';
+import { dictatedBackoffStrategy } from './bullmq-job-queue.adapter.js';
 import type { JobName, JobPayloads } from './job-name.js';
+import { RetryLaterError } from './job-queue.port.js';
 
 const logger = new Logger('JobProcessor');
 const throttle = new LogThrottle();
@@ -35,7 +37,7 @@ export abstract class JobProcessor<N extends JobName = JobName> extends WorkerHo
 
   @OnWorkerEvent('failed')
   onJobFailed(job: Job | undefined, error: Error): void {
-    if (!job) return;
+    if (!job || (error instanceof RetryLaterError && error.quiet)) return;
     const final = job.attemptsMade >= (job.opts.attempts ?? 1);
     const message = `Job ${job.name} ${job.id ?? ''} attempt ${job.attemptsMade} failed${final ? ' (giving up)' : ''}: ${error.message}`;
     if (final) logger.error(message);
@@ -43,11 +45,28 @@ export abstract class JobProcessor<N extends JobName = JobName> extends WorkerHo
   }
 }
 
+export interface ProcessesJobOptions {
+  /** Jobs of this name run at once per process. */
+  readonly concurrency?: number;
+  /**
+   * How long a running job's lock lasts without renewal (BullMQ renews it at half time while the job runs). A
+   * job whose process died is taken over after about this long plus the stalled-check interval.
+   */
+  readonly lockDurationMs?: number;
+}
+
 /** Declares the job a processor handles, and how many of them may run at once per process. */
-export function ProcessesJob(name: JobName, { concurrency = 1 }: { concurrency?: number } = {}): ClassDecorator {
+export function ProcessesJob(name: JobName, { concurrency = 1, lockDurationMs = 30_000 }: ProcessesJobOptions = {}): ClassDecorator {
   return applyDecorators(
     Injectable(),
-    Processor(name, { concurrency }),
+    Processor(name, {
+      concurrency,
+      lockDuration: lockDurationMs,
+      stalledInterval: Math.min(30_000, lockDurationMs),
+      // A job whose worker died is put back rather than failed (deliveries must survive a kill -9).
+      maxStalledCount: 10,
+      settings: { backoffStrategy: dictatedBackoffStrategy },
+    }),
     SetMetadata(JOB_NAME_METADATA, name),
     SetMetadata(JOB_CONCURRENCY_METADATA, concurrency),
   );

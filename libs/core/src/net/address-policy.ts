@@ -51,7 +51,8 @@ export class AddressPolicy {
 
   /** Any textual IP form (`127.1`, `0x7f.1`, `2130706433`, `[::1]`, `::ffff:127.0.0.1`), or null for a host name. */
   static parse(host: string): Address | null {
-    const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+    // A zone (`fe80::1%eth0`) names an interface, not another address: checked without it.
+    const bare = (host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host).replace(/%.*$/, '');
     if (!ipaddr.isValid(bare)) return null;
     try {
       return ipaddr.parse(bare);

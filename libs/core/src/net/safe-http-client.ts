@@ -180,6 +180,8 @@ async function readCapped(
 ): Promise<{ body: Buffer; truncated: boolean }> {
   const truncate = options.oversize === 'truncate';
   const declared = Number(response.headers['content-length']);
+  // Destroying the body makes undici emit an abort error on it: listened to here, or it would crash the process.
+  response.body.on('error', () => undefined);
   if (!truncate && Number.isFinite(declared) && declared > options.maxBytes) {
     response.body.destroy();
     throw new OutboundRequestError('too_large', `larger than ${options.maxBytes} bytes`);

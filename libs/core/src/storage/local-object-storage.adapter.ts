@@ -14,7 +14,7 @@ export class LocalObjectStorage extends ObjectStorage {
     this.root = resolve(root);
   }
 
-  async putIfAbsent(key: string, bytes: Buffer): Promise<'stored' | 'existed'> {
+  async putIfAbsent(key: string, bytes: Buffer, _contentType?: string): Promise<'stored' | 'existed'> {
     const path = this.pathOf(key);
     if (await this.exists(key)) return 'existed';
     await mkdir(dirname(path), { recursive: true });

@@ -64,5 +64,7 @@ export class S3ObjectStorage extends ObjectStorage {
 }
 
 function isNotFound(error: unknown): boolean {
-  return error instanceof S3ServiceException && (error.$metadata.httpStatusCode === 404 || error.name === 'NotFound' || error.name === 'NoSuchKey');
+  // A missing bucket is a configuration error, not a missing object.
+  if (!(error instanceof S3ServiceException) || error.name === 'NoSuchBucket') return false;
+  return error.name === 'NotFound' || error.name === 'NoSuchKey' || (error.$metadata.httpStatusCode === 404 && error.name !== 'NoSuchBucket');
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock, type CursorPage, type CursorRequest, InvalidStateError, newId, NotFoundError, Paginator, type Principal, UnitOfWork, ValidationError } from '#core';
 import { CurrentHelpdesk } from '../../helpdesk/application/current-helpdesk.js';
+import { ContentEvents } from '../../shared/application/content-events.js';
 import type { ArticleTranslation } from '../domain/article-translation.js';
 import { seesUnpublished } from './article-access.js';
 import { ArticleBodies, type BodyInput } from './article-bodies.js';
@@ -21,6 +22,7 @@ export class PutArticleTranslationUseCase {
     private readonly locked: GetLockedArticle,
     private readonly bodies: ArticleBodies,
     private readonly helpdesk: CurrentHelpdesk,
+    private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -32,6 +34,7 @@ export class PutArticleTranslationUseCase {
       const article = await this.locked.get(articleId);
       if (article.status === 'trashed') throw new InvalidStateError(`Article ${articleId} is trashed; restore it to translate it`);
       const { created } = await this.translations.putDraft({ id: newId('artr'), articleId, locale, title: command.title, content, at: this.clock.now() });
+      await this.events.article('article.updated', articleId);
       return { translation: (await this.translations.find(articleId, locale))!, created };
     });
   }
@@ -43,6 +46,7 @@ export class PublishArticleTranslationUseCase {
   constructor(
     private readonly translations: ArticleTranslationRepository,
     private readonly locked: GetLockedArticle,
+    private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -53,6 +57,7 @@ export class PublishArticleTranslationUseCase {
       if (article.status === 'trashed') throw new InvalidStateError(`Article ${articleId} is trashed; restore it first`);
       if (!(await this.translations.find(articleId, locale))) throw new NotFoundError(`Translation ${locale} of article`, articleId);
       await this.translations.publish(articleId, locale, this.clock.now());
+      await this.events.article('article.updated', articleId);
       return (await this.translations.find(articleId, locale))!;
     });
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, DomainError, isUniqueViolation, newId, type Principal, UnitOfWork } from '#core';
 import { CurrentHelpdesk } from '../../helpdesk/application/current-helpdesk.js';
+import { ContentEvents } from '../../shared/application/content-events.js';
 import { Article, type ArticleSeo } from '../domain/article.js';
 import { ArticleBodies, type BodyInput } from './article-bodies.js';
 import { ArticlePlacement } from './article-placement.js';
@@ -31,6 +32,7 @@ export class CreateArticleUseCase {
     private readonly slugs: ArticleSlugs,
     private readonly placement: ArticlePlacement,
     private readonly helpdesk: CurrentHelpdesk,
+    private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -69,6 +71,8 @@ export class CreateArticleUseCase {
       }
       await this.articles.update(article);
       if (command.publish) await this.articles.refreshSearch(article.id);
+      await this.events.article('article.created', article.id);
+      if (command.publish) await this.events.article('article.published', article.id);
       return { articleId: article.id, openDraft };
     });
     const record = (await this.articles.findRecord(draftId.articleId, format))!;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, InvalidStateError, UnitOfWork } from '#core';
+import { ContentEvents } from '../../shared/application/content-events.js';
 import { ArticleRepository } from './article.repository.js';
 import { GetLockedArticle } from './get-locked-article.js';
 
@@ -9,6 +10,7 @@ export class DiscardArticleDraftUseCase {
   constructor(
     private readonly articles: ArticleRepository,
     private readonly locked: GetLockedArticle,
+    private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -22,6 +24,7 @@ export class DiscardArticleDraftUseCase {
       await this.articles.deleteDraft(id);
       article.show(live, this.clock.now());
       await this.articles.update(article);
+      await this.events.article('article.updated', id);
     });
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, UnitOfWork } from '#core';
+import { ContentEvents } from '../../shared/application/content-events.js';
 import { ArticlePlacement } from './article-placement.js';
 import { ArticleRepository } from './article.repository.js';
 import { GetLockedArticle } from './get-locked-article.js';
@@ -18,6 +19,7 @@ export class MoveArticleUseCase {
     private readonly articles: ArticleRepository,
     private readonly locked: GetLockedArticle,
     private readonly placement: ArticlePlacement,
+    private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -31,6 +33,7 @@ export class MoveArticleUseCase {
       await this.placement.check(sectionId, collectionId, { section: 'section_id', collection: 'collection_id' });
       article.moveTo(sectionId, collectionId, this.clock.now());
       await this.articles.update(article);
+      if (sectionId !== current.sectionId || collectionId !== current.collectionId) await this.events.article('article.moved', id);
     });
   }
 }

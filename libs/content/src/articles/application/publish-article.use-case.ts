@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, UnitOfWork } from '#core';
+import { ContentEvents } from '../../shared/application/content-events.js';
 import type { Article } from '../domain/article.js';
 import { ArticleTranslationRepository } from './article-translation.repository.js';
 import { ArticleRepository } from './article.repository.js';
@@ -15,6 +16,7 @@ export class PublishArticleUseCase {
     private readonly articles: ArticleRepository,
     private readonly translations: ArticleTranslationRepository,
     private readonly locked: GetLockedArticle,
+    private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -27,7 +29,7 @@ export class PublishArticleUseCase {
     });
   }
 
-  /** Publishes an article already locked by the caller's transaction. */
+  /** Publishes an article already locked by the caller's transaction; records article.published when it did. */
   async publish(article: Article, keyId: string): Promise<void> {
     const draft = await this.articles.findDraft(article.id);
     if (!draft && article.status === 'published') return;
@@ -41,5 +43,6 @@ export class PublishArticleUseCase {
     await this.articles.refreshSearch(article.id);
     // Translations written before this publication no longer match the source.
     await this.translations.markOutdated(article.id, now);
+    await this.events.article('article.published', article.id);
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, type Principal, UnitOfWork } from '#core';
+import { ContentEvents } from '../../shared/application/content-events.js';
 import type { ArticleStatus } from '../domain/article.js';
 import { ArticleRepository } from './article.repository.js';
 import { GetLockedArticle } from './get-locked-article.js';
@@ -10,6 +11,7 @@ export class RestoreArticleUseCase {
   constructor(
     private readonly articles: ArticleRepository,
     private readonly locked: GetLockedArticle,
+    private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -20,6 +22,7 @@ export class RestoreArticleUseCase {
       if (article.status === 'trashed' && article.statusBeforeTrash === 'published') principal.require('content:publish');
       const status = article.restore(this.clock.now());
       await this.articles.update(article);
+      await this.events.article('article.restored', id);
       return { id, status };
     });
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, newId, UnitOfWork } from '#core';
+import { ContentEvents } from '../../shared/application/content-events.js';
 import { ArticleRepository } from './article.repository.js';
 import { GetLockedArticle } from './get-locked-article.js';
 
@@ -9,6 +10,7 @@ export class UnpublishArticleUseCase {
   constructor(
     private readonly articles: ArticleRepository,
     private readonly locked: GetLockedArticle,
+    private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -26,6 +28,7 @@ export class UnpublishArticleUseCase {
       article.show(draft.revisionId);
       await this.articles.update(article);
       await this.articles.refreshSearch(id);
+      await this.events.article('article.unpublished', id);
     });
   }
 }

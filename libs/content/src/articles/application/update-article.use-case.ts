@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, DomainError, InvalidStateError, type Principal, UnitOfWork } from '#core';
-import type { ArticleSeo } from '../domain/article.js';
+import { ContentEvents } from '../../shared/application/content-events.js';
+import type { ArticleProps, ArticleSeo } from '../domain/article.js';
 import { ArticleBodies, type BodyInput } from './article-bodies.js';
 import { etagOf } from './article-access.js';
 import { ArticleDrafts } from './article-drafts.js';
@@ -30,6 +31,7 @@ export class UpdateArticleUseCase {
     private readonly drafts: ArticleDrafts,
     private readonly slugs: ArticleSlugs,
     private readonly publisher: PublishArticleUseCase,
+    private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -52,11 +54,14 @@ export class UpdateArticleUseCase {
         }
       }
       const now = this.clock.now();
+      const before = article.snapshot();
+      let draftWritten = false;
       if (command.title !== undefined || content !== undefined) {
         const base = await this.drafts.currentRevision(article);
         const title = command.title ?? base.title;
         if (title !== base.title || content !== undefined) {
           await this.drafts.write(article, title, content ?? base.content, principal.keyId, now);
+          draftWritten = true;
         }
         if (command.slug === undefined && !article.customSlug && title !== base.title) {
           article.setSlug(await this.slugs.generate(title, article.id), false, now);
@@ -65,11 +70,18 @@ export class UpdateArticleUseCase {
       if (command.slug !== undefined && command.slug !== article.slug) article.setSlug(await this.slugs.claim(command.slug, article.id), true, now);
       article.updateSeo(command, now);
       await insertWithSlugGuard(() => this.articles.update(article), article.slug);
+      if (draftWritten || articleFieldsChanged(before, article.snapshot())) await this.events.article('article.updated', id);
+      // Records article.published itself, when it published something.
       if (command.publish) await this.publisher.publish(article, principal.keyId);
     });
     const record = (await this.articles.findRecord(id, options.format ?? 'html'))!;
     return { record, draftId: record.draftId };
   }
+}
+
+/** Whether the slug or an SEO field changed (they change the article, not its draft). */
+function articleFieldsChanged(before: Readonly<ArticleProps>, after: Readonly<ArticleProps>): boolean {
+  return (['slug', 'keywords', 'metaDescription', 'ogImage'] as const).some((field) => before[field] !== after[field]);
 }
 
 /** RFC 9110 If-Match: `*` or a list of entity tags, one of which must equal the current one. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, UnitOfWork } from '#core';
 import { CurrentHelpdesk } from '../../helpdesk/application/current-helpdesk.js';
+import { ContentEvents } from '../../shared/application/content-events.js';
 import { Collection, generateShortId } from '../domain/collection.js';
 import { CollectionPlacement } from './collection-placement.js';
 import { CollectionRepository } from './collection.repository.js';
@@ -20,6 +21,7 @@ export class CreateCollectionUseCase {
     private readonly collections: CollectionRepository,
     private readonly placement: CollectionPlacement,
     private readonly helpdesk: CurrentHelpdesk,
+    private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -40,6 +42,7 @@ export class CreateCollectionUseCase {
         this.clock.now(),
       );
       await this.collections.insert(collection);
+      await this.events.collection('collection.created', collection);
       return collection;
     });
   }

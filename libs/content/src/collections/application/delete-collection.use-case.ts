@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidStateError, UnitOfWork } from '#core';
 import { ArticleRepository } from '../../articles/application/article.repository.js';
+import { ContentEvents } from '../../shared/application/content-events.js';
 import { CollectionRepository } from './collection.repository.js';
 import { GetCollectionUseCase } from './get-collection.use-case.js';
 
@@ -11,6 +12,7 @@ export class DeleteCollectionUseCase {
     private readonly collections: CollectionRepository,
     private readonly articles: ArticleRepository,
     private readonly getCollection: GetCollectionUseCase,
+    private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
@@ -18,12 +20,14 @@ export class DeleteCollectionUseCase {
     return this.unitOfWork.run(async () => {
       await this.collections.lockTree();
       // Locked: no article may be put in it between the check and the delete.
-      await this.getCollection.execute(id, { forUpdate: true });
+      const collection = await this.getCollection.execute(id, { forUpdate: true });
       const children = await this.collections.countChildren(id);
       if (children > 0) throw new InvalidStateError(`Collection ${id} has ${children} child collection(s); move or delete them first`);
       const articles = await this.articles.countInCollection(id);
       if (articles > 0) throw new InvalidStateError(`Collection ${id} holds ${articles} article(s), trashed ones included; move them out first`);
       await this.collections.delete(id);
+      // The collection as it was: its last state.
+      await this.events.collection('collection.deleted', collection);
     });
   }
 }

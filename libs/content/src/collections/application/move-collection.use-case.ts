@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, UnitOfWork, ValidationError } from '#core';
+import { ContentEvents } from '../../shared/application/content-events.js';
 import type { Collection } from '../domain/collection.js';
 import { CollectionPlacement } from './collection-placement.js';
 import { CollectionRepository } from './collection.repository.js';
@@ -19,6 +20,7 @@ export class MoveCollectionUseCase {
     private readonly collections: CollectionRepository,
     private readonly getCollection: GetCollectionUseCase,
     private readonly placement: CollectionPlacement,
+    private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -40,9 +42,11 @@ export class MoveCollectionUseCase {
       if (parentCollectionId === null && sectionId === undefined) sectionId = collection.sectionId;
       const placement = await this.placement.resolve({ sectionId, parentCollectionId }, id);
       const now = this.clock.now();
+      const moved = placement.sectionId !== collection.sectionId || placement.parentCollectionId !== collection.parentCollectionId;
       collection.moveTo(placement.sectionId, placement.parentCollectionId, now);
       await this.collections.update(collection);
       await this.collections.setSectionOfDescendants(id, placement.sectionId, now);
+      if (moved) await this.events.collection('collection.updated', collection);
       return collection;
     });
   }

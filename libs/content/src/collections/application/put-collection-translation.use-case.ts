@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, UnitOfWork } from '#core';
 import { CurrentHelpdesk } from '../../helpdesk/application/current-helpdesk.js';
+import { ContentEvents } from '../../shared/application/content-events.js';
 import type { TranslationStatus } from '../../shared/domain/translation.js';
 import type { CollectionTranslation } from '../domain/collection.js';
 import { CollectionRepository } from './collection.repository.js';
@@ -19,6 +20,7 @@ export class PutCollectionTranslationUseCase {
     private readonly collections: CollectionRepository,
     private readonly getCollection: GetCollectionUseCase,
     private readonly helpdesk: CurrentHelpdesk,
+    private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -34,6 +36,7 @@ export class PutCollectionTranslationUseCase {
         this.clock.now(),
       );
       await this.collections.update(collection);
+      await this.events.collection('collection.updated', collection);
       return result;
     });
   }

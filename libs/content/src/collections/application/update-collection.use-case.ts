@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, UnitOfWork } from '#core';
+import { ContentEvents } from '../../shared/application/content-events.js';
 import type { Collection } from '../domain/collection.js';
 import { CollectionRepository } from './collection.repository.js';
 import { GetCollectionUseCase } from './get-collection.use-case.js';
@@ -15,6 +16,7 @@ export class UpdateCollectionUseCase {
   constructor(
     private readonly collections: CollectionRepository,
     private readonly getCollection: GetCollectionUseCase,
+    private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -23,8 +25,13 @@ export class UpdateCollectionUseCase {
     return this.unitOfWork.run(async () => {
       // Locked: the save writes every field and translation back, which must not undo a concurrent write.
       const collection = await this.getCollection.execute(id, { forUpdate: true });
+      const before = collection.snapshot();
       collection.update(command, this.clock.now());
       await this.collections.update(collection);
+      const after = collection.snapshot();
+      if (before.title !== after.title || before.subtitle !== after.subtitle || before.shortId !== after.shortId) {
+        await this.events.collection('collection.updated', collection);
+      }
       return collection;
     });
   }

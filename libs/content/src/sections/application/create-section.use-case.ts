@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, UnitOfWork } from '#core';
 import { CurrentHelpdesk } from '../../helpdesk/application/current-helpdesk.js';
+import { ContentEvents } from '../../shared/application/content-events.js';
 import { Section } from '../domain/section.js';
 import { SectionRepository } from './section.repository.js';
 
@@ -16,6 +17,7 @@ export class CreateSectionUseCase {
   constructor(
     private readonly sections: SectionRepository,
     private readonly helpdesk: CurrentHelpdesk,
+    private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -33,10 +35,12 @@ export class CreateSectionUseCase {
         if (previous) {
           previous.clearDefault(now);
           await this.sections.update(previous);
+          await this.events.section('section.updated', previous);
         }
         section.update({ isDefault: true }, now);
       }
       await this.sections.insert(section);
+      await this.events.section('section.created', section);
       return section;
     });
   }

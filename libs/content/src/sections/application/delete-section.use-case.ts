@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '#core';
 import { ArticleRepository } from '../../articles/application/article.repository.js';
+import { ContentEvents } from '../../shared/application/content-events.js';
 import { GetSectionUseCase } from './get-section.use-case.js';
 import { SectionRepository } from './section.repository.js';
 
@@ -11,6 +12,7 @@ export class DeleteSectionUseCase {
     private readonly sections: SectionRepository,
     private readonly articles: ArticleRepository,
     private readonly getSection: GetSectionUseCase,
+    private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
@@ -20,6 +22,8 @@ export class DeleteSectionUseCase {
       const section = await this.getSection.execute(id, { forUpdate: true });
       section.assertDeletable({ collections: await this.sections.countCollections(id), articles: await this.articles.countInSection(id) });
       await this.sections.delete(id);
+      // The section as it was: its last state.
+      await this.events.section('section.deleted', section);
     });
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, UnitOfWork } from '#core';
 import { CurrentHelpdesk } from '../../helpdesk/application/current-helpdesk.js';
+import { ContentEvents } from '../../shared/application/content-events.js';
 import type { TranslationStatus } from '../../shared/domain/translation.js';
 import type { SectionTranslation } from '../domain/section.js';
 import { GetSectionUseCase } from './get-section.use-case.js';
@@ -18,6 +19,7 @@ export class PutSectionTranslationUseCase {
     private readonly sections: SectionRepository,
     private readonly getSection: GetSectionUseCase,
     private readonly helpdesk: CurrentHelpdesk,
+    private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -29,6 +31,7 @@ export class PutSectionTranslationUseCase {
       const section = await this.getSection.execute(id, { forUpdate: true });
       const result = section.putTranslation(language, { name: command.name, status: command.status ?? 'published' }, this.clock.now());
       await this.sections.update(section);
+      await this.events.section('section.updated', section);
       return result;
     });
   }

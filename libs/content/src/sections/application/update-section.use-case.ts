@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, UnitOfWork } from '#core';
+import { ContentEvents } from '../../shared/application/content-events.js';
 import type { Section } from '../domain/section.js';
 import { GetSectionUseCase } from './get-section.use-case.js';
 import { SectionRepository } from './section.repository.js';
@@ -16,6 +17,7 @@ export class UpdateSectionUseCase {
   constructor(
     private readonly sections: SectionRepository,
     private readonly getSection: GetSectionUseCase,
+    private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -32,10 +34,16 @@ export class UpdateSectionUseCase {
         if (previous) {
           previous.clearDefault(now);
           await this.sections.update(previous);
+          await this.events.section('section.updated', previous);
         }
       }
+      const before = section.snapshot();
       section.update(command, now);
       await this.sections.update(section);
+      const after = section.snapshot();
+      if (before.name !== after.name || before.position !== after.position || before.isDefault !== after.isDefault) {
+        await this.events.section('section.updated', section);
+      }
       return section;
     });
   }

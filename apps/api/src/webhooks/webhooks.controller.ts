@@ -1,0 +1,177 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequireScopes } from '#core';
+import {
+  CreateWebhookUseCase,
+  DeleteWebhookUseCase,
+  GetWebhookDeliveryUseCase,
+  GetWebhookUseCase,
+  ListWebhookDeliveriesUseCase,
+  ListWebhooksUseCase,
+  RetryWebhookDeliveryUseCase,
+  RotateWebhookSecretUseCase,
+  SendTestWebhookUseCase,
+  SetWebhookEnabledUseCase,
+  UpdateWebhookUseCase,
+  type WebhookEndpoint,
+} from '#webhooks';
+import { ApiErrors } from '../common/api-errors.decorator.js';
+import { DeletedResponse } from '../common/page.response.js';
+import { CursorPageQuery } from '../common/pagination.request.js';
+import { CreateWebhookRequest, ListDeliveriesQuery, UpdateWebhookRequest } from './webhook.request.js';
+import {
+  DeliveryAttemptResponse,
+  RotatedSecretResponse,
+  TestDeliveryResponse,
+  WebhookDeliveryDetailResponse,
+  WebhookDeliveryPage,
+  WebhookDeliveryResponse,
+  WebhookEndpointDetailResponse,
+  WebhookEndpointPage,
+  WebhookEndpointResponse,
+  WebhookEndpointWithSecretResponse,
+} from './webhook.response.js';
+
+function withSecret(endpoint: WebhookEndpoint): WebhookEndpointWithSecretResponse {
+  return { ...WebhookEndpointResponse.from(endpoint), secret: endpoint.snapshot().secret };
+}
+
+@ApiTags('Webhooks')
+@Controller('webhooks')
+export class WebhooksController {
+  constructor(
+    private readonly createWebhook: CreateWebhookUseCase,
+    private readonly listWebhooks: ListWebhooksUseCase,
+    private readonly getWebhook: GetWebhookUseCase,
+    private readonly updateWebhook: UpdateWebhookUseCase,
+    private readonly deleteWebhook: DeleteWebhookUseCase,
+    private readonly setEnabled: SetWebhookEnabledUseCase,
+    private readonly rotateSecret: RotateWebhookSecretUseCase,
+    private readonly listDeliveries: ListWebhookDeliveriesUseCase,
+    private readonly getDelivery: GetWebhookDeliveryUseCase,
+    private readonly retryDelivery: RetryWebhookDeliveryUseCase,
+    private readonly sendTest: SendTestWebhookUseCase,
+  ) {}
+
+  @Post()
+  @RequireScopes('webhooks:manage')
+  @ApiOperation({
+    summary: 'Create a webhook endpoint',
+    description: 'Returns the signing secret (whsec_…), which is shown only here and on rotation. URLs must be https (http only with WEBHOOK_ALLOW_HTTP) and must not point at private, loopback or metadata addresses.',
+  })
+  @ApiCreatedResponse({ type: WebhookEndpointWithSecretResponse })
+  async create(@Body() body: CreateWebhookRequest): Promise<WebhookEndpointWithSecretResponse> {
+    return withSecret(await this.createWebhook.execute(body));
+  }
+
+  @Get()
+  @RequireScopes('webhooks:manage')
+  @ApiOperation({ summary: 'List webhook endpoints', description: 'Cursor-paginated, newest first. Secrets are never listed.' })
+  @ApiOkResponse({ type: WebhookEndpointPage })
+  async list(@Query() query: CursorPageQuery): Promise<WebhookEndpointPage> {
+    const page = await this.listWebhooks.execute({ pageSize: query.page_size, startCursor: query.start_cursor });
+    return { ...page, results: page.results.map(WebhookEndpointResponse.from) };
+  }
+
+  @Get(':id')
+  @RequireScopes('webhooks:manage')
+  @ApiOperation({ summary: 'Get a webhook endpoint', description: 'With its 20 most recent deliveries, newest first.' })
+  @ApiOkResponse({ type: WebhookEndpointDetailResponse })
+  async get(@Param('id') id: string): Promise<WebhookEndpointDetailResponse> {
+    const { endpoint, deliveries } = await this.getWebhook.execute(id);
+    return { ...WebhookEndpointResponse.from(endpoint), deliveries: deliveries.map(WebhookDeliveryResponse.from) };
+  }
+
+  @Patch(':id')
+  @RequireScopes('webhooks:manage')
+  @ApiOperation({ summary: 'Update a webhook endpoint', description: 'url, events, description. Use enable/disable to change `enabled`.' })
+  @ApiOkResponse({ type: WebhookEndpointResponse })
+  async update(@Param('id') id: string, @Body() body: UpdateWebhookRequest): Promise<WebhookEndpointResponse> {
+    return WebhookEndpointResponse.from(await this.updateWebhook.execute(id, body));
+  }
+
+  @Delete(':id')
+  @RequireScopes('webhooks:manage')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Delete a webhook endpoint', description: 'With its delivery records; pending deliveries are not sent.' })
+  @ApiOkResponse({ type: DeletedResponse })
+  async delete(@Param('id') id: string): Promise<DeletedResponse> {
+    await this.deleteWebhook.execute(id);
+    return { id, deleted: true };
+  }
+
+  @Post(':id/enable')
+  @RequireScopes('webhooks:manage')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Enable a webhook endpoint', description: 'Re-enables a disabled endpoint: failureCount back to 0, disabledAt cleared. Deliveries failed while disabled can be retried.' })
+  @ApiOkResponse({ type: WebhookEndpointResponse })
+  async enable(@Param('id') id: string): Promise<WebhookEndpointResponse> {
+    return WebhookEndpointResponse.from(await this.setEnabled.execute(id, true));
+  }
+
+  @Post(':id/disable')
+  @RequireScopes('webhooks:manage')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Disable a webhook endpoint', description: 'No deliveries are sent; pending ones become failed with "endpoint disabled".' })
+  @ApiOkResponse({ type: WebhookEndpointResponse })
+  async disable(@Param('id') id: string): Promise<WebhookEndpointResponse> {
+    return WebhookEndpointResponse.from(await this.setEnabled.execute(id, false));
+  }
+
+  @Post(':id/secret/rotate')
+  @RequireScopes('webhooks:manage')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Rotate the signing secret',
+    description: 'Returns the new secret once. For 24 hours the previous secret keeps signing too: webhook-signature then carries two v1 signatures.',
+  })
+  @ApiOkResponse({ type: RotatedSecretResponse })
+  async rotate(@Param('id') id: string): Promise<RotatedSecretResponse> {
+    const endpoint = await this.rotateSecret.execute(id);
+    return { ...withSecret(endpoint), previousSecretExpiresAt: endpoint.snapshot().previousSecretUntil!.toISOString() };
+  }
+
+  @Get(':id/deliveries')
+  @RequireScopes('webhooks:manage')
+  @ApiOperation({ summary: 'List deliveries of an endpoint', description: 'Cursor-paginated, newest first; `status` filters. Records are kept 30 days.' })
+  @ApiOkResponse({ type: WebhookDeliveryPage })
+  async deliveries(@Param('id') id: string, @Query() query: ListDeliveriesQuery): Promise<WebhookDeliveryPage> {
+    const page = await this.listDeliveries.execute(id, { pageSize: query.page_size, startCursor: query.start_cursor, status: query.status });
+    return { ...page, results: page.results.map(WebhookDeliveryResponse.from) };
+  }
+
+  @Get(':id/deliveries/:deliveryId')
+  @RequireScopes('webhooks:manage')
+  @ApiOperation({ summary: 'Get a delivery', description: 'Status, response code, attempts, next retry, and every attempt with its time, response status, duration, error and response excerpt.' })
+  @ApiOkResponse({ type: WebhookDeliveryDetailResponse })
+  async delivery(@Param('id') id: string, @Param('deliveryId') deliveryId: string): Promise<WebhookDeliveryDetailResponse> {
+    const { delivery, attempts } = await this.getDelivery.execute(id, deliveryId);
+    return { ...WebhookDeliveryResponse.from(delivery), attemptHistory: attempts.map(DeliveryAttemptResponse.from) };
+  }
+
+  @Post(':id/deliveries/:deliveryId/retry')
+  @RequireScopes('webhooks:manage')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Retry a delivery',
+    description: 'Sends a failed (or successful) delivery again with the same webhook-id; it is pending until the attempt. 409 when it is pending already or the endpoint is disabled.',
+  })
+  @ApiAcceptedResponse({ type: WebhookDeliveryResponse })
+  @ApiErrors(409)
+  async retry(@Param('id') id: string, @Param('deliveryId') deliveryId: string): Promise<WebhookDeliveryResponse> {
+    return WebhookDeliveryResponse.from(await this.retryDelivery.execute(id, deliveryId));
+  }
+
+  @Post(':id/test')
+  @RequireScopes('webhooks:manage')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Send a test event',
+    description: 'Queues a webhook.test event (data: the endpoint) for this endpoint through the real pipeline, signed like every event. Poll the delivery for the result. 409 when the endpoint is disabled.',
+  })
+  @ApiAcceptedResponse({ type: TestDeliveryResponse })
+  @ApiErrors(409)
+  async test(@Param('id') id: string): Promise<TestDeliveryResponse> {
+    return { delivery_id: await this.sendTest.execute(id) };
+  }
+}

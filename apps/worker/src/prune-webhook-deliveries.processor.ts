@@ -1,0 +1,17 @@
+import { Logger } from '@nestjs/common';
+import { JobName, JobProcessor, ProcessesJob } from '#core';
+import { PruneWebhookDeliveriesUseCase } from '#webhooks';
+
+@ProcessesJob(JobName.PruneWebhookDeliveries)
+export class PruneWebhookDeliveriesProcessor extends JobProcessor<JobName.PruneWebhookDeliveries> {
+  private readonly logger = new Logger('PruneWebhookDeliveries');
+
+  constructor(private readonly prune: PruneWebhookDeliveriesUseCase) {
+    super();
+  }
+
+  async handle(): Promise<void> {
+    const removed = await this.prune.execute();
+    if (removed.deliveries + removed.events > 0) this.logger.log(`Removed ${removed.deliveries} webhook deliveries and ${removed.events} events older than 30 days`);
+  }
+}

@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig, Clock, RetryLaterError, UnitOfWork } from '#core';
+import { ENDPOINT_DISABLED, parseRetryAfter, RESPONSE_EXCERPT_BYTES, retryDelayMs } from '../domain/webhook-delivery.js';
+import { EndpointSlots } from './endpoint-slots.js';
+import { signatureHeaders } from './webhook-signer.js';
+import { WebhookSender } from './webhook-sender.port.js';
+import { type AttemptOutcome, WebhookDeliveryRepository, WebhookEndpointRepository } from './webhook.repositories.js';
+
+/**
+ * One attempt at one delivery (the deliver-webhook job). At-least-once and idempotent: a delivery that is no longer
+ * pending is left alone. Success = any 2xx; a redirect is a failure. A failure schedules the next retry by
+ * throwing RetryLaterError with the schedule's delay (or a longer Retry-After on 429/503), or fails the delivery
+ * after the last attempt; sustained failures or a 410 disable the endpoint.
+ */
+@Injectable()
+export class DeliverWebhookUseCase {
+  constructor(
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly sender: WebhookSender,
+    private readonly slots: EndpointSlots,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  async execute(deliveryId: string): Promise<void> {
+    const work = await this.deliveries.work(deliveryId);
+    if (!work || work.delivery.status !== 'pending') return;
+    const endpoint = work.endpoint;
+    if (!endpoint.enabled) {
+      await this.deliveries.failPending(endpoint.id, ENDPOINT_DISABLED, this.clock.now());
+      return;
+    }
+    if (!this.slots.tryAcquire(endpoint.id)) {
+      throw new RetryLaterError(`endpoint ${endpoint.id} is at its concurrency limit`, 100 + Math.floor(Math.random() * 400), true);
+    }
+    let outcome: AttemptOutcome;
+    let retryAfter: string | undefined;
+    try {
+      const attemptedAt = this.clock.now();
+      const body = JSON.stringify({ type: work.event.type, timestamp: work.event.occurredAt.toISOString(), data: work.event.data });
+      const headers = { ...signatureHeaders(endpoint.signingSecrets(attemptedAt), deliveryId, attemptedAt, body), 'content-type': 'application/json' };
+      const result = await this.sender.post(endpoint.url, headers, body);
+      retryAfter = result.retryAfter;
+      const error = result.error ?? (result.status !== null && (result.status < 200 || result.status > 299) ? `HTTP ${result.status}` : null);
+      outcome = { attemptedAt, responseStatus: result.status, durationMs: result.durationMs, error, responseExcerpt: result.excerpt?.slice(0, RESPONSE_EXCERPT_BYTES) ?? null };
+    } finally {
+      this.slots.release(endpoint.id);
+    }
+    if (outcome.error === null) {
+      await this.unitOfWork.run(async () => {
+        await this.deliveries.markSuccess(deliveryId, outcome);
+        await this.endpoints.recordSuccess(endpoint.id, outcome.attemptedAt);
+      });
+      return;
+    }
+    const retryIn = await this.unitOfWork.run(async () => {
+      const now = this.clock.now();
+      const failed = await this.endpoints.recordFailure(endpoint.id, outcome.attemptedAt);
+      const policy = { minFailures: this.config.webhooks.disableMinFailures, afterMs: this.config.webhooks.disableAfterSeconds * 1000 };
+      if (failed && failed.shouldAutoDisable(policy, now, outcome.responseStatus)) {
+        await this.endpoints.disableIfEnabled(endpoint.id, now);
+        await this.deliveries.markFailure(deliveryId, outcome, null);
+        await this.deliveries.failPending(endpoint.id, ENDPOINT_DISABLED, now);
+        return null;
+      }
+      const honoured = outcome.responseStatus === 429 || outcome.responseStatus === 503 ? parseRetryAfter(retryAfter, now) : null;
+      const delay = retryDelayMs(work.delivery.attempts + 1, this.config.webhooks.retryScheduleSeconds, honoured);
+      await this.deliveries.markFailure(deliveryId, outcome, delay === null ? null : new Date(now.getTime() + delay));
+      return delay;
+    });
+    if (retryIn !== null) throw new RetryLaterError(`delivery ${deliveryId} attempt ${work.delivery.attempts + 1} failed: ${outcome.error}`, retryIn);
+  }
+}

@@ -1,0 +1,40 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { JobName, JobQueue } from '#core';
+
+/** Attempts per job on the queue: the delivery row, not the queue, decides when to give up (see DeliverWebhookUseCase). */
+const QUEUE_ATTEMPTS = 100_000;
+const ENQUEUE_TIMEOUT_MS = 5_000;
+
+/**
+ * Puts deliveries on the job queue, one job per delivery with the delivery ID as job ID (so a delivery queued
+ * twice runs once). Best effort: a delivery that cannot be queued now (Redis down) stays pending in the database
+ * and the relay's sweep queues it again.
+ */
+@Injectable()
+export class DeliveryDispatcher {
+  private readonly logger = new Logger(DeliveryDispatcher.name);
+
+  constructor(private readonly jobs: JobQueue) {}
+
+  async enqueue(deliveryIds: readonly string[]): Promise<boolean> {
+    if (deliveryIds.length === 0) return true;
+    const add = this.jobs.addBulk(
+      JobName.DeliverWebhook,
+      deliveryIds.map((deliveryId) => ({
+        payload: { deliveryId },
+        options: { jobId: deliveryId, attempts: QUEUE_ATTEMPTS, backoff: { type: 'dictated' as const }, removeOnFinish: true },
+      })),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([add, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the job queue did not answer in time')), ENQUEUE_TIMEOUT_MS)))]);
+      return true;
+    } catch (error) {
+      add.catch(() => undefined);
+      this.logger.warn(`Could not queue ${deliveryIds.length} webhook deliveries (the sweep will retry): ${(error as Error).message}`);
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,190 @@
+import { Injectable } from '@nestjs/common';
+import { type KeysetQuery, type KeysetSlice, newId, readKeysetRows, TransactionHost } from '#core';
+import { type AttemptOutcome, type DeliveryFilter, type DeliveryWork, WebhookDeliveryRepository } from '../application/webhook.repositories.js';
+import type { DeliveryAttempt, WebhookDelivery } from '../domain/webhook-delivery.js';
+import type { WebhookEndpointProps } from '../domain/webhook-endpoint.js';
+import { ENDPOINT_COLUMNS, endpointOf } from './sql-webhook-endpoint.repository.js';
+
+const DELIVERY_COLUMNS = `d.id, d.endpoint_id AS "endpointId", d.event_id AS "eventId", d.event_type AS "eventType", d.status, d.attempts,
+  d.response_status AS "responseStatus", d.error, d.created_at AS "createdAt", d.delivered_at AS "deliveredAt", d.next_retry_at AS "nextRetryAt"`;
+
+/** Webhook deliveries and the outbox relay in PostgreSQL, plain SQL; the relay fans out with set operations. */
+@Injectable()
+export class SqlWebhookDeliveryRepository extends WebhookDeliveryRepository {
+  constructor(private readonly tx: TransactionHost) {
+    super();
+  }
+
+  async relayBatch(limit: number, at: Date): Promise<{ events: number; deliveryIds: string[] }> {
+    const events = await this.tx.query<{ id: string; type: string }>(
+      'SELECT id, type FROM outbox_events WHERE relayed_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
+      [limit],
+    );
+    if (events.length === 0) return { events: 0, deliveryIds: [] };
+    const pairs = await this.tx.query<{ eventId: string; type: string; endpointId: string }>(
+      `SELECT ev.id AS "eventId", ev.type, e.id AS "endpointId"
+       FROM unnest($1::text[], $2::text[]) AS ev (id, type)
+       JOIN webhook_endpoints e ON e.enabled AND (e.events @> ARRAY[ev.type] OR e.events @> ARRAY['*'])
+       ORDER BY ev.id, e.id`,
+      [events.map((e) => e.id), events.map((e) => e.type)],
+    );
+    const ids = pairs.map(() => newId('whdl'));
+    if (pairs.length > 0) {
+      await this.tx.query(
+        `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, status, attempts, created_at, due_at, updated_at)
+         SELECT d.id, d.endpoint_id, d.event_id, d.event_type, 'pending', 0, $5, $5, $5
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS d (id, endpoint_id, event_id, event_type)
+         ON CONFLICT (event_id, endpoint_id) DO NOTHING`,
+        [ids, pairs.map((p) => p.endpointId), pairs.map((p) => p.eventId), pairs.map((p) => p.type), at],
+      );
+    }
+    await this.tx.query('UPDATE outbox_events SET relayed_at = $2 WHERE id = ANY($1::text[])', [events.map((e) => e.id), at]);
+    return { events: events.length, deliveryIds: ids };
+  }
+
+  async createDirect(endpointId: string, eventId: string, eventType: string, at: Date): Promise<string> {
+    const id = newId('whdl');
+    await this.tx.query(
+      `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, status, attempts, created_at, due_at, updated_at)
+       VALUES ($1, $2, $3, $4, 'pending', 0, $5, $5, $5)`,
+      [id, endpointId, eventId, eventType, at],
+    );
+    return id;
+  }
+
+  async work(deliveryId: string): Promise<DeliveryWork | null> {
+    const [row] = await this.tx.query<WebhookDelivery & { endpoint: WebhookEndpointProps; eventData: unknown; occurredAt: Date }>(
+      `SELECT ${DELIVERY_COLUMNS}, ev.data AS "eventData", ev.occurred_at AS "occurredAt",
+         (SELECT row_to_json(x) FROM (SELECT ${ENDPOINT_COLUMNS}) x) AS endpoint
+       FROM webhook_deliveries d
+       JOIN webhook_endpoints e ON e.id = d.endpoint_id
+       JOIN outbox_events ev ON ev.id = d.event_id
+       WHERE d.id = $1`,
+      [deliveryId],
+    );
+    if (!row) return null;
+    const { endpoint, eventData, occurredAt, ...delivery } = row;
+    return {
+      delivery,
+      endpoint: endpointOf(reviveEndpoint(endpoint)),
+      event: { id: delivery.eventId, type: delivery.eventType, occurredAt, data: eventData },
+    };
+  }
+
+  async find(endpointId: string, deliveryId: string): Promise<WebhookDelivery | null> {
+    const [row] = await this.tx.query<WebhookDelivery>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.id = $1 AND d.endpoint_id = $2`, [
+      deliveryId,
+      endpointId,
+    ]);
+    return row ?? null;
+  }
+
+  async list(query: KeysetQuery, filter: DeliveryFilter): Promise<KeysetSlice<WebhookDelivery>> {
+    const conditions = ['d.endpoint_id = $1'];
+    const params: unknown[] = [filter.endpointId];
+    if (filter.status) {
+      params.push(filter.status);
+      conditions.push(`d.status = $${params.length}`);
+    }
+    return readKeysetRows<WebhookDelivery>(
+      this.tx,
+      { select: `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d`, alias: 'd', conditions, params, columns: { created_desc: 'd.created_at' } },
+      query,
+    );
+  }
+
+  async recent(endpointId: string, limit: number): Promise<WebhookDelivery[]> {
+    return this.tx.query<WebhookDelivery>(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.endpoint_id = $1 ORDER BY d.created_at DESC, d.id DESC LIMIT $2`,
+      [endpointId, limit],
+    );
+  }
+
+  async attempts(deliveryId: string): Promise<DeliveryAttempt[]> {
+    return this.tx.query<DeliveryAttempt>(
+      `SELECT id, delivery_id AS "deliveryId", attempt, attempted_at AS "attemptedAt", response_status AS "responseStatus",
+         duration_ms AS "durationMs", error, response_excerpt AS "responseExcerpt"
+       FROM webhook_delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`,
+      [deliveryId],
+    );
+  }
+
+  async recordAttempt(deliveryId: string, outcome: AttemptOutcome): Promise<void> {
+    await this.tx.query(
+      `INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt, attempted_at, response_status, duration_ms, error, response_excerpt)
+       SELECT $1, d.id, d.attempts, $3, $4, $5, $6, $7 FROM webhook_deliveries d WHERE d.id = $2`,
+      [newId('what'), deliveryId, outcome.attemptedAt, outcome.responseStatus, outcome.durationMs, outcome.error, outcome.responseExcerpt],
+    );
+  }
+
+  async markSuccess(deliveryId: string, outcome: AttemptOutcome): Promise<void> {
+    await this.tx.query(
+      `UPDATE webhook_deliveries SET status = 'success', attempts = attempts + 1, response_status = $2, error = NULL,
+         delivered_at = COALESCE(delivered_at, $3), next_retry_at = NULL, due_at = NULL, updated_at = $3
+       WHERE id = $1 AND status = 'pending'`,
+      [deliveryId, outcome.responseStatus, outcome.attemptedAt],
+    );
+    await this.recordAttempt(deliveryId, outcome);
+  }
+
+  async markFailure(deliveryId: string, outcome: AttemptOutcome, nextRetryAt: Date | null): Promise<void> {
+    await this.tx.query(
+      `UPDATE webhook_deliveries SET status = $5, attempts = attempts + 1, response_status = $2, error = $3,
+         next_retry_at = $4, due_at = $4, updated_at = $6
+       WHERE id = $1 AND status = 'pending'`,
+      [deliveryId, outcome.responseStatus, outcome.error, nextRetryAt, nextRetryAt ? 'pending' : 'failed', outcome.attemptedAt],
+    );
+    await this.recordAttempt(deliveryId, outcome);
+  }
+
+  async failPending(endpointId: string, error: string, at: Date): Promise<number> {
+    const rows = await this.tx.query<{ id: string }>(
+      `UPDATE webhook_deliveries SET status = 'failed', error = $2, next_retry_at = NULL, due_at = NULL, updated_at = $3
+       WHERE endpoint_id = $1 AND status = 'pending' RETURNING id`,
+      [endpointId, error, at],
+    );
+    return rows.length;
+  }
+
+  async requeue(deliveryId: string, at: Date): Promise<boolean> {
+    const rows = await this.tx.query<{ id: string }>(
+      `UPDATE webhook_deliveries SET status = 'pending', next_retry_at = NULL, due_at = $2, updated_at = $2
+       WHERE id = $1 AND status <> 'pending' RETURNING id`,
+      [deliveryId, at],
+    );
+    return rows.length > 0;
+  }
+
+  async overdue(dueBefore: Date, limit: number): Promise<string[]> {
+    const rows = await this.tx.query<{ id: string }>(
+      "SELECT id FROM webhook_deliveries WHERE status = 'pending' AND due_at < $1 ORDER BY due_at LIMIT $2",
+      [dueBefore, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async prune(before: Date): Promise<{ deliveries: number; events: number }> {
+    const deliveries = await this.tx.query<{ id: string }>('DELETE FROM webhook_deliveries WHERE created_at < $1 RETURNING id', [before]);
+    const events = await this.tx.query<{ id: string }>(
+      `DELETE FROM outbox_events ev WHERE ev.occurred_at < $1 AND ev.relayed_at IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = ev.id) RETURNING ev.id`,
+      [before],
+    );
+    return { deliveries: deliveries.length, events: events.length };
+  }
+}
+
+/** Timestamps come back from row_to_json as strings. */
+function reviveEndpoint(raw: WebhookEndpointProps): WebhookEndpointProps {
+  const date = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
+  return {
+    ...raw,
+    previousSecretUntil: date(raw.previousSecretUntil),
+    lastSuccessAt: date(raw.lastSuccessAt),
+    lastFailureAt: date(raw.lastFailureAt),
+    disabledAt: date(raw.disabledAt),
+    enabledAt: date(raw.enabledAt)!,
+    createdAt: date(raw.createdAt)!,
+    updatedAt: date(raw.updatedAt)!,
+  };
+}

@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { type KeysetQuery, type KeysetSlice, readKeysetRows, TransactionHost } from '#core';
+import { WebhookEndpointRepository } from '../application/webhook.repositories.js';
+import { WebhookEndpoint, type WebhookEndpointProps } from '../domain/webhook-endpoint.js';
+
+export const ENDPOINT_COLUMNS = `e.id, e.url, e.description, e.events, e.enabled, e.secret, e.previous_secret AS "previousSecret",
+  e.previous_secret_until AS "previousSecretUntil", e.failure_count AS "failureCount", e.last_success_at AS "lastSuccessAt",
+  e.last_failure_at AS "lastFailureAt", e.disabled_at AS "disabledAt", e.enabled_at AS "enabledAt", e.created_at AS "createdAt",
+  e.updated_at AS "updatedAt"`;
+
+export function endpointOf(row: WebhookEndpointProps): WebhookEndpoint {
+  return WebhookEndpoint.restore(row);
+}
+
+/** Webhook endpoints in PostgreSQL, plain SQL; counters change atomically in the database. */
+@Injectable()
+export class SqlWebhookEndpointRepository extends WebhookEndpointRepository {
+  constructor(private readonly tx: TransactionHost) {
+    super();
+  }
+
+  async insert(endpoint: WebhookEndpoint): Promise<void> {
+    const e = endpoint.snapshot();
+    await this.tx.query(
+      `INSERT INTO webhook_endpoints (id, url, description, events, enabled, secret, previous_secret, previous_secret_until, failure_count,
+         last_success_at, last_failure_at, disabled_at, enabled_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+      [e.id, e.url, e.description, e.events, e.enabled, e.secret, e.previousSecret, e.previousSecretUntil, e.failureCount, e.lastSuccessAt, e.lastFailureAt, e.disabledAt, e.enabledAt, e.createdAt, e.updatedAt],
+    );
+  }
+
+  async update(endpoint: WebhookEndpoint): Promise<void> {
+    const e = endpoint.snapshot();
+    await this.tx.query(
+      `UPDATE webhook_endpoints SET url = $2, description = $3, events = $4, enabled = $5, secret = $6, previous_secret = $7,
+         previous_secret_until = $8, failure_count = $9, disabled_at = $10, enabled_at = $11, updated_at = $12
+       WHERE id = $1`,
+      [e.id, e.url, e.description, e.events, e.enabled, e.secret, e.previousSecret, e.previousSecretUntil, e.failureCount, e.disabledAt, e.enabledAt, e.updatedAt],
+    );
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const rows = await this.tx.query<{ id: string }>('DELETE FROM webhook_endpoints WHERE id = $1 RETURNING id', [id]);
+    return rows.length > 0;
+  }
+
+  async find(id: string): Promise<WebhookEndpoint | null> {
+    const [row] = await this.tx.query<WebhookEndpointProps>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints e WHERE e.id = $1`, [id]);
+    return row ? endpointOf(row) : null;
+  }
+
+  async findForUpdate(id: string): Promise<WebhookEndpoint | null> {
+    const [row] = await this.tx.query<WebhookEndpointProps>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints e WHERE e.id = $1 FOR UPDATE`, [id]);
+    return row ? endpointOf(row) : null;
+  }
+
+  async list(query: KeysetQuery): Promise<KeysetSlice<WebhookEndpoint>> {
+    const slice = await readKeysetRows<WebhookEndpointProps>(
+      this.tx,
+      { select: `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints e`, alias: 'e', columns: { created_desc: 'e.created_at' } },
+      query,
+    );
+    return { rows: slice.rows.map(endpointOf), hasMore: slice.hasMore };
+  }
+
+  async recordSuccess(id: string, at: Date): Promise<void> {
+    await this.tx.query(
+      'UPDATE webhook_endpoints SET failure_count = 0, last_success_at = GREATEST(last_success_at, $2) WHERE id = $1',
+      [id, at],
+    );
+  }
+
+  async recordFailure(id: string, at: Date): Promise<WebhookEndpoint | null> {
+    const [row] = await this.tx.query<WebhookEndpointProps>(
+      `UPDATE webhook_endpoints e SET failure_count = failure_count + 1, last_failure_at = GREATEST(last_failure_at, $2)
+       WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
+      [id, at],
+    );
+    return row ? endpointOf(row) : null;
+  }
+
+  async disableIfEnabled(id: string, at: Date): Promise<boolean> {
+    const rows = await this.tx.query<{ id: string }>(
+      'UPDATE webhook_endpoints SET enabled = false, disabled_at = $2, updated_at = $2 WHERE id = $1 AND enabled RETURNING id',
+      [id, at],
+    );
+    return rows.length > 0;
+  }
+}
