@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { rssMiB, startProcess } from './processes.js';
 
@@ -17,7 +18,10 @@ import { rssMiB, startProcess } from './processes.js';
  *  3. embedded start-up: first start with initdb (target < 5 s), warm start (target < 2 s), idle RSS;
  *  4. images: one article with 50 references to 5 distinct 200 KB images as data URLs: time to write (first
  *     write stores, later ones find the objects), against the same article whose images are already hosted,
- *     and the number of objects stored (must be 5).
+ *     and the number of objects stored (must be 5);
+ *  5. webhooks (API + one worker process on PostgreSQL and Redis, loopback receiver): one event fanned out to
+ *     1000 endpoints until every delivery is `success` (target < 3 s), and deliveries/s sustained over 10 000
+ *     deliveries (target >= 1000/s) against a bare undici loop POSTing the same signed payloads (ratio).
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -354,12 +358,117 @@ async function benchImages(): Promise<void> {
   }
 }
 
+const WORKER = join(root, 'dist/apps/worker/src/main.js');
+const RECEIVER = join(here, 'webhook-receiver.js');
+const BARE_WEBHOOKS = join(here, 'bare-webhook-loop.js');
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function deleteRedisPrefix(prefix: string): Promise<void> {
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function waitForSuccesses(db: pg.Client, expected: number, timeoutMs: number): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const { rows } = await db.query<{ n: string }>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'success'");
+    if (Number(rows[0]!.n) >= expected) return performance.now() - started;
+    if (performance.now() - started > timeoutMs) throw new Error(`Only ${rows[0]!.n} of ${expected} deliveries succeeded in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+async function benchWebhooks(): Promise<void> {
+  const url = await recreateDatabase('hc_bench_webhooks');
+  const dataDir = mkdtempSync(join(tmpdir(), 'hc-bench-webhooks-'));
+  const prefix = `hcbench${randomBytes(3).toString('hex')}`;
+  const env = {
+    ...serviceEnv(url, dataDir),
+    REDIS_URL,
+    REDIS_PREFIX: prefix,
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
+  };
+  const receiver = await startProcess(RECEIVER, [], {}, /listening on (\d+)/);
+  const receiverUrl = `http://127.0.0.1:${receiver.match[1]}/hook`;
+  const api = await startProcess(API, ['--role=api'], env, READY);
+  // BENCH_WORKER_PROFILE=<dir>: the worker writes a CPU profile there when it stops.
+  const profile = process.env.BENCH_WORKER_PROFILE;
+  const [workerScript, ...workerArgs] = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, WORKER] : [WORKER];
+  const worker = await startProcess(workerScript!, workerArgs, { ...env, LOG_LEVEL: 'info' }, /Worker started/).catch(async (error: unknown) => {
+    await api.stop();
+    throw error;
+  });
+  const base = api.match[1]!.replace('//localhost:', '//127.0.0.1:');
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    const created = execFileSync(process.execPath, [CLI, 'api-keys', 'create', '--name', 'bench', '--legacy', '--json'], { env: { ...process.env, ...env } }).toString();
+    const key = (JSON.parse(created) as { key: string }).key;
+    const sections = (await call(base, key, 'GET', '/v1/sections')) as { results: Array<{ id: string }> };
+    const sectionId = sections.results[0]!.id;
+    const endpoints = 1000;
+    process.stdout.write(`\nRegistering ${endpoints} webhook endpoints…\n`);
+    let secret = '';
+    for (let i = 0; i < endpoints; i += 50) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(50, endpoints - i) }, () => call(base, key, 'POST', '/v1/webhooks', { url: receiverUrl, events: ['*'] })),
+      );
+      secret = (batch[0] as { secret: string }).secret;
+    }
+    // Warm-up: one event through the whole pipeline.
+    await call(base, key, 'POST', '/v1/articles', { title: 'Warm-up', sectionId, markdown: 'Warm-up' });
+    await waitForSuccesses(db, endpoints, 60_000);
+
+    const fanOutStarted = performance.now();
+    await call(base, key, 'POST', '/v1/articles', { title: 'Fan-out', sectionId, markdown: articleMarkdown(1).slice(0, 1000) });
+    await waitForSuccesses(db, 2 * endpoints, 60_000);
+    const fanOutMs = performance.now() - fanOutStarted;
+
+    const events = 10;
+    const sustainedStarted = performance.now();
+    for (let i = 0; i < events; i++) await call(base, key, 'POST', '/v1/articles', { title: `Sustained ${i}`, sectionId, markdown: articleMarkdown(i).slice(0, 1000) });
+    await waitForSuccesses(db, (2 + events) * endpoints, 120_000);
+    const sustainedSeconds = (performance.now() - sustainedStarted) / 1000;
+    const perSecond = (events * endpoints) / sustainedSeconds;
+
+    const { rows } = await db.query<{ type: string; occurred_at: Date; data: unknown }>("SELECT type, occurred_at, data FROM outbox_events WHERE type = 'article.created' ORDER BY id DESC LIMIT 1");
+    const body = JSON.stringify({ type: rows[0]!.type, timestamp: rows[0]!.occurred_at.toISOString(), data: rows[0]!.data });
+    const bare = execFileSync(process.execPath, [BARE_WEBHOOKS], {
+      env: { ...process.env, RECEIVER_URL: receiverUrl, TOTAL: String(events * endpoints), CONCURRENCY: '100', BODY: body, SECRET: secret },
+    }).toString();
+    const baseline = JSON.parse(bare) as { perSecond: number };
+    const ratio = perSecond / baseline.perSecond;
+    process.stdout.write(`\nWebhooks (API + 1 worker, PostgreSQL + Redis, loopback receiver, ${endpoints} endpoints)\n`);
+    process.stdout.write(`  one event to ${endpoints} endpoints, all success: ${fanOutMs.toFixed(0)} ms  (target < 3000: ${fanOutMs < 3000 ? 'met' : 'MISSED'})\n`);
+    process.stdout.write(`  sustained: ${events * endpoints} deliveries in ${sustainedSeconds.toFixed(1)} s = ${perSecond.toFixed(0)}/s  (target >= 1000/s: ${perSecond >= 1000 ? 'met' : 'MISSED'})\n`);
+    process.stdout.write(`  bare undici loop, same signed payloads: ${baseline.perSecond.toFixed(0)}/s; ratio service/bare ${ratio.toFixed(2)}\n`);
+  } finally {
+    await db.end();
+    await worker.stop();
+    await api.stop();
+    await receiver.stop();
+    await deleteRedisPrefix(prefix);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const only = process.argv[2];
   if (!only || only === 'collections') await benchCollections();
   if (!only || only === 'articles') await benchArticles();
   if (!only || only === 'embedded') await benchEmbeddedStart();
   if (!only || only === 'images') await benchImages();
+  if (!only || only === 'webhooks') await benchWebhooks();
 }
 
 main().catch((error: unknown) => {

@@ -49,10 +49,7 @@ export class DeliverWebhookUseCase {
       this.slots.release(endpoint.id);
     }
     if (outcome.error === null) {
-      await this.unitOfWork.run(async () => {
-        await this.deliveries.markSuccess(deliveryId, outcome);
-        await this.endpoints.recordSuccess(endpoint.id, outcome.attemptedAt);
-      });
+      await this.deliveries.markSuccess(deliveryId, outcome);
       return;
     }
     const retryIn = await this.unitOfWork.run(async () => {

@@ -30,8 +30,6 @@ export abstract class WebhookEndpointRepository {
   abstract findForUpdate(id: string): Promise<WebhookEndpoint | null>;
   /** Newest first. */
   abstract list(query: KeysetQuery): Promise<KeysetSlice<WebhookEndpoint>>;
-  /** Resets failureCount and stamps lastSuccessAt, atomically. */
-  abstract recordSuccess(id: string, at: Date): Promise<void>;
   /** Adds one to failureCount and stamps lastFailureAt, atomically; the endpoint after the change. */
   abstract recordFailure(id: string, at: Date): Promise<WebhookEndpoint | null>;
   /** Disables it if enabled; true when this call disabled it. */
@@ -54,6 +52,7 @@ export abstract class WebhookDeliveryRepository {
   abstract recent(endpointId: string, limit: number): Promise<WebhookDelivery[]>;
   abstract attempts(deliveryId: string): Promise<DeliveryAttempt[]>;
   abstract recordAttempt(deliveryId: string, outcome: AttemptOutcome): Promise<void>;
+  /** Successful attempt: the delivery succeeds, the attempt is recorded, the endpoint's failureCount resets and lastSuccessAt moves; atomically. */
   abstract markSuccess(deliveryId: string, outcome: AttemptOutcome): Promise<void>;
   /** Failed attempt: pending with the next retry time, or failed when nextRetryAt is null. */
   abstract markFailure(deliveryId: string, outcome: AttemptOutcome, nextRetryAt: Date | null): Promise<void>;

@@ -14,7 +14,8 @@ export class SafeWebhookSender extends WebhookSender implements OnApplicationShu
     super();
     this.client = new SafeHttpClient(config.webhooks.network, {
       connectTimeoutMs: Math.min(5_000, config.webhooks.timeoutMs),
-      connectionsPerOrigin: config.webhooks.endpointConcurrency,
+      // Per origin, not per endpoint: many endpoints may share one host (EndpointSlots caps each endpoint).
+      connectionsPerOrigin: 100,
     });
   }
 

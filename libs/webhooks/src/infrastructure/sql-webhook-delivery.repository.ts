@@ -118,13 +118,22 @@ export class SqlWebhookDeliveryRepository extends WebhookDeliveryRepository {
   }
 
   async markSuccess(deliveryId: string, outcome: AttemptOutcome): Promise<void> {
-    await this.tx.query(
-      `UPDATE webhook_deliveries SET status = 'success', attempts = attempts + 1, response_status = $2, error = NULL,
-         delivered_at = COALESCE(delivered_at, $3), next_retry_at = NULL, due_at = NULL, updated_at = $3
-       WHERE id = $1 AND status = 'pending'`,
-      [deliveryId, outcome.responseStatus, outcome.attemptedAt],
+    // One statement for the delivery, its attempt record and the endpoint's counters, committed without waiting
+    // for the disk: a success lost in a database crash means the delivery is sent again (same webhook-id), which
+    // at-least-once delivery allows, and it takes the WAL flush off the hot path.
+    await this.tx.queryRelaxedCommit(
+      `WITH delivered AS (
+         UPDATE webhook_deliveries SET status = 'success', attempts = attempts + 1, response_status = $2, error = NULL,
+           delivered_at = COALESCE(delivered_at, $3), next_retry_at = NULL, due_at = NULL, updated_at = $3
+         WHERE id = $1 AND status = 'pending'
+         RETURNING id, attempts, endpoint_id),
+       recorded AS (
+         INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt, attempted_at, response_status, duration_ms, error, response_excerpt)
+         SELECT $4, id, attempts, $3, $2, $5, NULL, $6 FROM delivered)
+       UPDATE webhook_endpoints SET failure_count = 0, last_success_at = GREATEST(last_success_at, $3)
+       WHERE id = (SELECT endpoint_id FROM delivered)`,
+      [deliveryId, outcome.responseStatus, outcome.attemptedAt, newId('what'), outcome.durationMs, outcome.responseExcerpt],
     );
-    await this.recordAttempt(deliveryId, outcome);
   }
 
   async markFailure(deliveryId: string, outcome: AttemptOutcome, nextRetryAt: Date | null): Promise<void> {

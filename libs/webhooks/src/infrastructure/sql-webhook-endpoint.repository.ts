@@ -63,13 +63,6 @@ export class SqlWebhookEndpointRepository extends WebhookEndpointRepository {
     return { rows: slice.rows.map(endpointOf), hasMore: slice.hasMore };
   }
 
-  async recordSuccess(id: string, at: Date): Promise<void> {
-    await this.tx.query(
-      'UPDATE webhook_endpoints SET failure_count = 0, last_success_at = GREATEST(last_success_at, $2) WHERE id = $1',
-      [id, at],
-    );
-  }
-
   async recordFailure(id: string, at: Date): Promise<WebhookEndpoint | null> {
     const [row] = await this.tx.query<WebhookEndpointProps>(
       `UPDATE webhook_endpoints e SET failure_count = failure_count + 1, last_failure_at = GREATEST(last_failure_at, $2)
