@@ -47,6 +47,8 @@ export function parseRetryAfter(header: string | undefined, now: Date): number |
   if (!header) return null;
   const trimmed = header.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // An HTTP date (`Sun, 22 Nov 2026 10:01:30 GMT`); Date.parse alone would also take '-5' as a year.
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(trimmed)) return null;
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? null : Math.max(0, date - now.getTime());
 }

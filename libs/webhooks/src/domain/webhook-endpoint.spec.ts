@@ -1,0 +1,81 @@
+import { describe, expect, it } from '@jest/globals';
+import { ValidationError } from '#core/domain';
+import { generateSecret, normaliseEvents, PREVIOUS_SECRET_GRACE_MS, WebhookEndpoint } from './webhook-endpoint.js';
+
+const T0 = new Date('2026-11-22T10:00:00Z');
+const at = (ms: number) => new Date(T0.getTime() + ms);
+const DAY = 24 * 3600 * 1000;
+const POLICY = { minFailures: 10, afterMs: 5 * DAY };
+
+function endpoint(): WebhookEndpoint {
+  return WebhookEndpoint.create({ url: 'https://example.com/hook', events: ['article.published'] }, T0);
+}
+
+function failing(times: number, lastSuccessAt: Date | null, enabledAt = T0): WebhookEndpoint {
+  return WebhookEndpoint.restore({ ...endpoint().snapshot(), failureCount: times, lastSuccessAt, enabledAt });
+}
+
+describe('webhook endpoint', () => {
+  it('is created enabled, with a Standard Webhooks secret and a whep_ ID', () => {
+    const e = endpoint().snapshot();
+    expect(e.id).toMatch(/^whep_[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(e.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(e.secret.slice(6), 'base64')).toHaveLength(32);
+    expect(e).toMatchObject({ enabled: true, failureCount: 0, disabledAt: null, lastSuccessAt: null, lastFailureAt: null, description: null });
+    expect(generateSecret()).not.toBe(generateSecret());
+  });
+
+  it('validates and normalises event lists', () => {
+    expect(normaliseEvents(['article.created', 'article.created', 'webhook.test'])).toEqual(['article.created', 'webhook.test']);
+    expect(normaliseEvents(['*'])).toEqual(['*']);
+    expect(() => normaliseEvents([])).toThrow(ValidationError);
+    expect(() => normaliseEvents(['*', 'article.created'])).toThrow(/cannot be combined/);
+    expect(() => normaliseEvents(['article.deleted', 'nope'])).toThrow(/article\.deleted, nope/);
+  });
+
+  it('subscribes to its events, or to all with *', () => {
+    expect(endpoint().subscribes('article.published')).toBe(true);
+    expect(endpoint().subscribes('article.created')).toBe(false);
+    const all = WebhookEndpoint.create({ url: 'https://example.com', events: ['*'] }, T0);
+    expect(all.subscribes('section.deleted')).toBe(true);
+  });
+
+  it('signs with the old secret beside the new one for 24 hours after a rotation', () => {
+    const e = endpoint();
+    const old = e.snapshot().secret;
+    const fresh = e.rotateSecret(at(1000));
+    expect(fresh).not.toBe(old);
+    expect(e.signingSecrets(at(2000))).toEqual([fresh, old]);
+    expect(e.signingSecrets(at(1000 + PREVIOUS_SECRET_GRACE_MS - 1))).toEqual([fresh, old]);
+    expect(e.signingSecrets(at(1000 + PREVIOUS_SECRET_GRACE_MS))).toEqual([fresh]);
+  });
+
+  it('disables and re-enables: re-enabling resets failureCount and disabledAt and restarts the period', () => {
+    const e = failing(12, null);
+    e.disable(at(DAY));
+    expect(e.snapshot()).toMatchObject({ enabled: false, disabledAt: at(DAY) });
+    e.disable(at(2 * DAY));
+    expect(e.snapshot().disabledAt).toEqual(at(DAY));
+    e.enable(at(3 * DAY));
+    expect(e.snapshot()).toMatchObject({ enabled: true, failureCount: 0, disabledAt: null, enabledAt: at(3 * DAY) });
+  });
+
+  describe('auto-disable', () => {
+    it('needs both the failure count and the period without success', () => {
+      expect(failing(9, null).shouldAutoDisable(POLICY, at(10 * DAY), 500)).toBe(false);
+      expect(failing(10, null).shouldAutoDisable(POLICY, at(5 * DAY - 1), 500)).toBe(false);
+      expect(failing(10, null).shouldAutoDisable(POLICY, at(5 * DAY), 500)).toBe(true);
+      expect(failing(10, at(4 * DAY)).shouldAutoDisable(POLICY, at(8 * DAY), null)).toBe(false);
+      expect(failing(10, at(4 * DAY)).shouldAutoDisable(POLICY, at(9 * DAY), null)).toBe(true);
+    });
+
+    it('counts the period from the last re-enable when that is later than the last success', () => {
+      expect(failing(10, at(DAY), at(6 * DAY)).shouldAutoDisable(POLICY, at(10 * DAY), 500)).toBe(false);
+      expect(failing(10, at(DAY), at(6 * DAY)).shouldAutoDisable(POLICY, at(11 * DAY), 500)).toBe(true);
+    });
+
+    it('410 Gone disables at once', () => {
+      expect(failing(1, at(0)).shouldAutoDisable(POLICY, at(1), 410)).toBe(true);
+    });
+  });
+});
