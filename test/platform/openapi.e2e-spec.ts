@@ -44,9 +44,23 @@ const SERVED = [
   'GET /v1/articles/{id}/translations',
   'PUT /v1/articles/{id}/translations/{locale}',
   'POST /v1/articles/{id}/translations/{locale}/publish',
+  'GET /static/user-images/{name}',
+  'POST /v1/webhooks',
+  'GET /v1/webhooks',
+  'GET /v1/webhooks/{id}',
+  'PATCH /v1/webhooks/{id}',
+  'DELETE /v1/webhooks/{id}',
+  'POST /v1/webhooks/{id}/enable',
+  'POST /v1/webhooks/{id}/disable',
+  'POST /v1/webhooks/{id}/secret/rotate',
+  'GET /v1/webhooks/{id}/deliveries',
+  'GET /v1/webhooks/{id}/deliveries/{deliveryId}',
+  'POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry',
+  'POST /v1/webhooks/{id}/test',
 ];
 
-const HEALTH = ['/healthz', '/readyz'];
+/** Routes that need no key: the health probes and article images (served under STATIC_URL, outside /v1). */
+const PUBLIC = ['/healthz', '/readyz', '/static/user-images/{name}'];
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 interface Operation {
@@ -98,7 +112,7 @@ describe('OpenAPI document and reference', () => {
     const key = await t.key(null);
     for (const entry of SERVED) {
       const [method, template] = entry.split(' ') as [string, string];
-      const path = template.replace('{id}', 'x_unknown').replace('{language}', 'en').replace('{revisionId}', '1').replace('{locale}', 'fr');
+      const path = template.replace('{id}', 'x_unknown').replace('{language}', 'en').replace('{revisionId}', '1').replace('{locale}', 'fr').replace('{name}', `${'0'.repeat(64)}.png`);
       const res = await t.http[method.toLowerCase() as 'get'].call(t.http, path).set(bearer(key)).send({});
       expect({ entry, error: res.body?.error }).not.toEqual({ entry, error: 'No such route' });
       expect(res.status).not.toBe(405);
@@ -135,18 +149,33 @@ describe('OpenAPI document and reference', () => {
     }
   });
 
-  it('documents reads as content:read, writes as content:write and making changes live as content:publish', () => {
+  it('documents reads as content:read, writes as content:write, making changes live as content:publish, webhooks as webhooks:manage', () => {
     const PUBLISH = ['post /v1/articles/{id}/publish', 'post /v1/articles/{id}/unpublish', 'delete /v1/articles/{id}', 'post /v1/articles/{id}/translations/{locale}/publish'];
     const WRITE_READS = ['get /v1/articles/{id}/draft'];
     for (const { method, path, operation } of operations.filter((o) => o.path.startsWith('/v1/'))) {
       const op = `${method} ${path}`;
-      const expected = PUBLISH.includes(op) ? ['content:publish'] : method === 'get' && !WRITE_READS.includes(op) ? ['content:read'] : ['content:write'];
+      const expected = path.startsWith('/v1/webhooks')
+        ? ['webhooks:manage']
+        : PUBLISH.includes(op)
+          ? ['content:publish']
+          : method === 'get' && !WRITE_READS.includes(op)
+            ? ['content:read']
+            : ['content:write'];
       expect({ op: `${method} ${path}`, scopes: operation['x-required-scopes'] }).toEqual({ op: `${method} ${path}`, scopes: expected });
     }
   });
 
-  it('marks the health probes as public: x-required-scopes [] and no security requirement', () => {
-    for (const path of HEALTH) {
+  it('gives every operation either its required scopes or, for the public routes only, none', () => {
+    for (const { method, path, operation } of operations) {
+      const op = `${method} ${path}`;
+      const scopes = operation['x-required-scopes'];
+      if (PUBLIC.includes(path)) expect({ op, scopes }).toEqual({ op, scopes: [] });
+      else expect({ op, scopes }).toEqual({ op, scopes: expect.arrayContaining([expect.any(String)]) });
+    }
+  });
+
+  it('marks the public routes as public: x-required-scopes [] and no security requirement', () => {
+    for (const path of PUBLIC) {
       const operation = doc.paths[path]!.get!;
       expect(operation['x-required-scopes']).toEqual([]);
       expect(operation.security ?? []).toEqual([]);

@@ -89,6 +89,8 @@ export async function startImageServer(options: ImageServerOptions = {}): Promis
     res.end();
   };
   const stream = (res: ServerResponse, declareLength: boolean): void => {
+    // The client hangs up once it has read enough; what is still being written then fails harmlessly.
+    res.on('error', () => undefined);
     res.writeHead(200, { 'Content-Type': 'image/png', ...(declareLength ? { 'Content-Length': String(oversizedBytes) } : {}) });
     const chunk = Buffer.alloc(16 * 1024, 0x41);
     let sent = 0;

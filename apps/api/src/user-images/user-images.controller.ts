@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import { Controller, Get, Headers, Param, Res, type Type } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { IMMUTABLE_CACHE_CONTROL, Public } from '#core';
 import { GetUserImageUseCase } from '#content';
@@ -23,8 +23,10 @@ export class UserImagesController {
       'Images uploaded from article bodies, named by the SHA-256 of their bytes. Immutable: served with a one-year cache, a strong ETag and `X-Content-Type-Options: nosniff`. No key needed.',
   })
   @ApiParam({ name: 'name', example: `${'0'.repeat(64)}.png` })
-  @ApiProduces('image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif')
-  @ApiOkResponse({ description: 'The image bytes.' })
+  @ApiOkResponse({
+    description: 'The image bytes.',
+    content: Object.fromEntries(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'].map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+  })
   @ApiNotFoundResponse({ type: ErrorResponse })
   async get(@Param('name') name: string, @Headers('if-none-match') ifNoneMatch: string | undefined, @Res() response: Response): Promise<void> {
     const image = await this.images.execute(name);
@@ -34,7 +36,7 @@ export class UserImagesController {
     response.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
     response.setHeader('Cache-Control', IMMUTABLE_CACHE_CONTROL);
     response.setHeader('ETag', etag);
-    if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+    if (ifNoneMatch !== undefined && (ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag))) {
       image.body.destroy();
       response.status(304).end();
       return;

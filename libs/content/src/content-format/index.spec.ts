@@ -59,10 +59,10 @@ describe('mapImageSources', () => {
 });
 
 describe('renderContent', () => {
-  it('returns JSON, Markdown and HTML of the same document; assetUrl only touches the HTML', () => {
+  it('returns JSON, Markdown and HTML of the same document; assetUrl touches the Markdown and the HTML, not the JSON', () => {
     const doc = parseMarkdown('# Title\n\n![pic](user-images/p.png)');
     const rendered = renderContent(doc, { assetUrl: (src) => `https://static.example.com/${src}` });
-    expect(rendered.markdown).toBe('# Title\n\n![pic](user-images/p.png)');
+    expect(rendered.markdown).toBe('# Title\n\n![pic](https://static.example.com/user-images/p.png)');
     expect(rendered.html).toBe('<h1>Title</h1><p><img src="https://static.example.com/user-images/p.png" alt="pic"></p>');
     expect(fromJson(rendered.json).eq(doc)).toBe(true);
     expect(JSON.parse(JSON.stringify(rendered.json))).toEqual(rendered.json);

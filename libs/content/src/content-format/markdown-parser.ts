@@ -21,6 +21,10 @@ function createTokenizer(): MarkdownIt {
   // can judge it (and say why it refuses it) instead of the image silently turning into text.
   const validateLink = md.validateLink.bind(md);
   md.validateLink = (url: string) => /^data:image\//i.test(url.trim()) || validateLink(url);
+  // markdown-it percent-encodes the brackets of an IPv6 host (`http://[::1]/` → `http://%5B::1%5D/`), which makes
+  // the URL unusable; they are put back.
+  const normalizeLink = md.normalizeLink.bind(md);
+  md.normalizeLink = (url: string) => normalizeLink(url).replace(/^([a-z][a-z0-9+.-]*:\/\/(?:[^/?#@]*@)?)%5B([0-9a-f:.]+)%5D/i, '$1[$2]');
   for (const name of DIRECTIVE_NAMES) {
     md.use(container, name, {
       // A head that names another directive or has malformed attributes is not a container, so the

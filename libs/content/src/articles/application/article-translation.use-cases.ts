@@ -29,14 +29,21 @@ export class PutArticleTranslationUseCase {
 
   async execute(articleId: string, locale: string, command: PutArticleTranslationCommand): Promise<{ translation: ArticleTranslation; created: boolean }> {
     (await this.helpdesk.get()).assertTranslationLanguage(locale);
+    // 404 and 409 before the body's images are fetched and stored; checked again under the lock below.
+    await this.unitOfWork.run(() => this.translatable(articleId));
     const content = (await this.bodies.fromInput(command)) ?? this.bodies.empty();
     return this.unitOfWork.run(async () => {
-      const article = await this.locked.get(articleId);
-      if (article.status === 'trashed') throw new InvalidStateError(`Article ${articleId} is trashed; restore it to translate it`);
+      await this.translatable(articleId);
       const { created } = await this.translations.putDraft({ id: newId('artr'), articleId, locale, title: command.title, content, at: this.clock.now() });
       await this.events.article('article.updated', articleId);
       return { translation: (await this.translations.find(articleId, locale))!, created };
     });
+  }
+
+  /** The article, locked, if it may be translated: 404 when unknown, 409 when trashed. */
+  private async translatable(articleId: string): Promise<void> {
+    const article = await this.locked.get(articleId);
+    if (article.status === 'trashed') throw new InvalidStateError(`Article ${articleId} is trashed; restore it to translate it`);
   }
 }
 

@@ -39,6 +39,10 @@ export class CreateArticleUseCase {
 
   async execute(command: CreateArticleCommand, principal: Principal, format: ContentFormat = 'html'): Promise<CreatedArticle> {
     if (command.publish) principal.require('content:publish');
+    // A bad section or collection is 400 before the body's images are fetched and stored; checked again below.
+    if (command.content !== undefined || command.markdown !== undefined) {
+      await this.unitOfWork.run(() => this.placement.check(command.sectionId, command.collectionId ?? null));
+    }
     const content = (await this.bodies.fromInput(command)) ?? this.bodies.empty();
     const helpdesk = await this.helpdesk.get();
     const draftId = await this.unitOfWork.run(async () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, DomainError, InvalidStateError, type Principal, UnitOfWork } from '#core';
 import { ContentEvents } from '../../shared/application/content-events.js';
-import type { ArticleProps, ArticleSeo } from '../domain/article.js';
+import type { Article, ArticleProps, ArticleSeo } from '../domain/article.js';
 import { ArticleBodies, type BodyInput } from './article-bodies.js';
 import { etagOf } from './article-access.js';
 import { ArticleDrafts } from './article-drafts.js';
@@ -43,16 +43,11 @@ export class UpdateArticleUseCase {
     options: { ifMatch?: string; format?: ContentFormat } = {},
   ): Promise<{ record: ArticleRecord; draftId: string | null }> {
     if (command.publish) principal.require('content:publish');
+    // 404, 409 and 412 before the body's images are fetched and stored; checked again under the lock below.
+    if (command.content !== undefined || command.markdown !== undefined) await this.unitOfWork.run(() => this.writable(id, options.ifMatch));
     const content = await this.bodies.fromInput(command);
     await this.unitOfWork.run(async () => {
-      const article = await this.locked.get(id);
-      if (article.status === 'trashed') throw new InvalidStateError(`Article ${id} is trashed; restore it to edit it`);
-      if (options.ifMatch !== undefined) {
-        const current = await this.articles.findRecord(id, 'json');
-        if (!ifMatchHolds(options.ifMatch, etagOf(current!))) {
-          throw new DomainError('precondition_failed', 'If-Match does not match the article\'s current ETag');
-        }
-      }
+      const article = await this.writable(id, options.ifMatch);
       const now = this.clock.now();
       const before = article.snapshot();
       let draftWritten = false;
@@ -76,6 +71,19 @@ export class UpdateArticleUseCase {
     });
     const record = (await this.articles.findRecord(id, options.format ?? 'html'))!;
     return { record, draftId: record.draftId };
+  }
+
+  /** The article, locked, if it may be written: 404 when unknown, 409 when trashed, 412 when If-Match fails. */
+  private async writable(id: string, ifMatch: string | undefined): Promise<Article> {
+    const article = await this.locked.get(id);
+    if (article.status === 'trashed') throw new InvalidStateError(`Article ${id} is trashed; restore it to edit it`);
+    if (ifMatch !== undefined) {
+      const current = await this.articles.findRecord(id, 'json');
+      if (!ifMatchHolds(ifMatch, etagOf(current!))) {
+        throw new DomainError('precondition_failed', 'If-Match does not match the article\'s current ETag');
+      }
+    }
+    return article;
   }
 }
 

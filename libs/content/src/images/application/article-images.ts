@@ -10,7 +10,14 @@ import { ImageUnavailableError, RemoteImageFetcher } from './remote-image-fetche
 /** Remote images fetched at once per write. */
 const FETCH_CONCURRENCY = 4;
 
-type Outcome = { readonly path: string } | { readonly failure: string; readonly missing?: true };
+/** Distinct images one body may hold (they are held in memory until all are fetched). */
+export const MAX_DISTINCT_IMAGES = 100;
+
+interface Ready {
+  readonly bytes: Buffer;
+  readonly contentType: string;
+  readonly path: string;
+}
 
 /**
  * The image pass of every article write, run before anything is saved: each distinct image source of the
@@ -34,34 +41,43 @@ export class ArticleImages {
 
   /**
    * The document with every image src replaced by its asset path. 400 invalid_request for a source that is not
-   * accepted (nothing is fetched then), 502 image_upload_failed when any image cannot be fetched or stored.
+   * accepted or a hosted image that does not exist (nothing is fetched then); 502 image_upload_failed when any
+   * image cannot be fetched or is not an image. Every image is fetched and checked before the first one is
+   * stored, so a failed write stores nothing.
    */
   async upload(doc: Node, field: string): Promise<Node> {
     const distinct = [...new Set(imageSources(doc))];
     if (distinct.length === 0) return doc;
+    if (distinct.length > MAX_DISTINCT_IMAGES) {
+      throw ValidationError.field(field, `A body may hold at most ${MAX_DISTINCT_IMAGES} distinct images; it holds ${distinct.length}`);
+    }
     const sources = new Map(distinct.map((src) => [src, classifyImageSource(src, this.config.http.staticUrl)] as const));
     this.rejectInvalid(sources, field);
-    const outcomes = new Map<string, Outcome>();
-    const hosted = [...sources].filter(([, source]) => source.kind === 'hosted');
-    await forEachLimited(hosted, FETCH_CONCURRENCY, async ([src, source]) => {
-      outcomes.set(src, await this.store(source));
-    });
-    const missing = hosted.filter(([src]) => (outcomes.get(src) as Outcome & { missing?: true }).missing);
-    if (missing.length > 0) {
-      const details = missing.map(([src]) => ({ field, message: `Image ${abbreviate(src)} is not an image hosted by this help center` }));
-      throw new ValidationError(details[0].message, details);
-    }
-    const uploads = [...sources].filter(([, source]) => source.kind !== 'hosted');
+    const paths = new Map<string, string>();
+    await this.checkHosted(sources, paths, field);
+
+    const ready = new Map<string, Ready>();
+    const failures = new Map<string, string>();
+    const uploads = [...sources].filter((entry): entry is [string, Extract<ImageSource, { kind: 'data' | 'remote' }>] => entry[1].kind === 'data' || entry[1].kind === 'remote');
     await forEachLimited(uploads, FETCH_CONCURRENCY, async ([src, source]) => {
-      outcomes.set(src, await this.store(source));
+      const outcome = await this.load(source);
+      if ('failure' in outcome) failures.set(src, outcome.failure);
+      else ready.set(src, outcome);
     });
-    const failures: ErrorDetail[] = [];
-    for (const src of distinct) {
-      const outcome = outcomes.get(src)!;
-      if ('failure' in outcome) failures.push({ field, message: `${abbreviate(src)}: ${outcome.failure}` });
-    }
-    if (failures.length > 0) throw new DomainError('image_upload_failed', 'Unable to upload one or more article images', failures);
-    return mapImageSources(doc, (src) => (outcomes.get(src) as { path: string }).path);
+    this.failIfAny(distinct, failures, field);
+
+    await forEachLimited([...ready], FETCH_CONCURRENCY, async ([src, image]) => {
+      try {
+        await this.storage.putIfAbsent(storageKeyOf(image.path), image.bytes, image.contentType);
+        paths.set(src, image.path);
+      } catch (error) {
+        // Storage errors may carry endpoints or bucket names: logged, not shown.
+        this.logger.warn(`Image upload failed: ${(error as Error).message}`);
+        failures.set(src, 'the image could not be stored');
+      }
+    });
+    this.failIfAny(distinct, failures, field);
+    return mapImageSources(doc, (src) => paths.get(src)!);
   }
 
   private rejectInvalid(sources: ReadonlyMap<string, ImageSource>, field: string): void {
@@ -72,34 +88,51 @@ export class ArticleImages {
     throw new ValidationError(malformed ? MALFORMED_DATA_URL : details[0].message, details);
   }
 
-  private async store(source: ImageSource): Promise<Outcome> {
-    const maxBytes = this.config.images.maxBytes;
-    try {
-      switch (source.kind) {
-        case 'hosted':
-          return (await this.storage.exists(storageKeyOf(source.path))) ? { path: source.path } : { failure: 'no such hosted image', missing: true };
-        case 'data':
-          if (source.bytes.length > maxBytes) return { failure: `larger than ${maxBytes} bytes` };
-          return await this.save(source.bytes);
-        case 'remote':
-          return await this.save(await this.fetcher.fetch(source.url, maxBytes));
-        case 'invalid':
-          return { failure: source.message };
+  /** Hosted sources must exist: 400 for one that does not, 502 when storage cannot say. */
+  private async checkHosted(sources: ReadonlyMap<string, ImageSource>, paths: Map<string, string>, field: string): Promise<void> {
+    const missing: string[] = [];
+    const failures = new Map<string, string>();
+    const hosted = [...sources].filter((entry): entry is [string, Extract<ImageSource, { kind: 'hosted' }>] => entry[1].kind === 'hosted');
+    await forEachLimited(hosted, FETCH_CONCURRENCY, async ([src, source]) => {
+      try {
+        if (await this.storage.exists(storageKeyOf(source.path))) paths.set(src, source.path);
+        else missing.push(src);
+      } catch (error) {
+        this.logger.warn(`Image lookup failed: ${(error as Error).message}`);
+        failures.set(src, 'the hosted image could not be checked');
       }
-    } catch (error) {
-      if (error instanceof ImageUnavailableError) return { failure: error.message };
-      // Storage errors may carry endpoints or bucket names: logged, not shown.
-      this.logger.warn(`Image upload failed: ${(error as Error).message}`);
-      return { failure: 'the image could not be stored' };
+    });
+    if (missing.length > 0) {
+      const details = missing.map((src) => ({ field, message: `Image ${abbreviate(src)} is not an image hosted by this help center` }));
+      throw new ValidationError(details[0].message, details);
     }
+    this.failIfAny([...sources.keys()], failures, field);
   }
 
-  private async save(bytes: Buffer): Promise<Outcome> {
+  private failIfAny(order: readonly string[], failures: ReadonlyMap<string, string>, field: string): void {
+    if (failures.size === 0) return;
+    const details: ErrorDetail[] = order.filter((src) => failures.has(src)).map((src) => ({ field, message: `${abbreviate(src)}: ${failures.get(src)}` }));
+    throw new DomainError('image_upload_failed', 'Unable to upload one or more article images', details);
+  }
+
+  /** The bytes of a data URL or a remote image, checked to be an image, with the path they will be stored under. */
+  private async load(source: Extract<ImageSource, { kind: 'data' | 'remote' }>): Promise<Ready | { failure: string }> {
+    const maxBytes = this.config.images.maxBytes;
+    let bytes: Buffer;
+    if (source.kind === 'data') {
+      if (source.bytes.length > maxBytes) return { failure: `larger than ${maxBytes} bytes` };
+      bytes = source.bytes;
+    } else {
+      try {
+        bytes = await this.fetcher.fetch(source.url, maxBytes);
+      } catch (error) {
+        if (error instanceof ImageUnavailableError) return { failure: error.message };
+        throw error;
+      }
+    }
     const type = detectImageType(bytes);
     if (!type) return { failure: 'not a PNG, JPEG, GIF, WebP or AVIF image' };
-    const path = assetPath(createHash('sha256').update(bytes).digest('hex'), type.extension);
-    await this.storage.putIfAbsent(storageKeyOf(path), bytes, type.contentType);
-    return { path };
+    return { bytes, contentType: type.contentType, path: assetPath(createHash('sha256').update(bytes).digest('hex'), type.extension) };
   }
 }
 

@@ -172,3 +172,14 @@ describe('abbreviate', () => {
     expect((source as { message: string }).message.length).toBeLessThan(120);
   });
 });
+
+describe('classifyImageSource, hosted URLs compared as URLs', () => {
+  const name = `${'ab'.repeat(32)}.png`;
+  it.each([`HTTPS://HELP.EXAMPLE.COM/static/user-images/${name}`, `https://help.example.com:443/static/user-images/${name}`])('%s is hosted', (src) => {
+    expect(classifyImageSource(src, 'https://help.example.com/static')).toEqual({ kind: 'hosted', path: `/user-images/${name}` });
+  });
+
+  it('another port or host is remote', () => {
+    expect(classifyImageSource(`https://help.example.com:8443/static/user-images/${name}`, 'https://help.example.com/static').kind).toBe('remote');
+  });
+});

@@ -37,7 +37,7 @@ export function classifyImageSource(src: string, staticUrl: string): ImageSource
   const trimmed = src.trim();
   if (/^data:/i.test(trimmed)) return decodeDataUrl(trimmed);
   const hostedPrefix = `${staticUrl}${ASSET_PATH_PREFIX}`;
-  const hosted = trimmed.startsWith(hostedPrefix) ? trimmed.slice(hostedPrefix.length) : trimmed.startsWith(ASSET_PATH_PREFIX) ? trimmed.slice(ASSET_PATH_PREFIX.length) : null;
+  const hosted = trimmed.startsWith(ASSET_PATH_PREFIX) ? trimmed.slice(ASSET_PATH_PREFIX.length) : hostedName(trimmed, hostedPrefix);
   if (hosted !== null) {
     const name = assetName(hosted);
     return name ? { kind: 'hosted', path: `${ASSET_PATH_PREFIX}${name}` } : { kind: 'invalid', message: `Image ${abbreviate(src)} is not an image hosted by this help center` };
@@ -48,6 +48,20 @@ export function classifyImageSource(src: string, staticUrl: string): ImageSource
     kind: 'invalid',
     message: `Image ${abbreviate(src)} is not accepted: use an absolute http(s) URL, a data:image/...;base64 URL or an image hosted under ${hostedPrefix}`,
   };
+}
+
+/**
+ * The part after `{STATIC_URL}/user-images/` of a URL on the static origin, compared as URLs (so host case and a
+ * default port do not matter), or null for a URL elsewhere.
+ */
+function hostedName(src: string, hostedPrefix: string): string | null {
+  if (src.startsWith(hostedPrefix)) return src.slice(hostedPrefix.length);
+  if (!URL.canParse(src)) return null;
+  const url = new URL(src);
+  const prefix = new URL(hostedPrefix);
+  if (url.origin !== prefix.origin || !url.pathname.startsWith(prefix.pathname)) return null;
+  // Anything but a bare name (a query, a fragment) makes it an invalid hosted source rather than a remote one.
+  return `${url.pathname.slice(prefix.pathname.length)}${url.search}${url.hash}`;
 }
 
 function decodeDataUrl(src: string): ImageSource {
