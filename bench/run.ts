@@ -397,6 +397,7 @@ async function benchWebhooks(): Promise<void> {
     REDIS_PREFIX: prefix,
     WEBHOOK_ALLOW_HTTP: 'true',
     WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
+    DATABASE_POOL_SIZE: process.env.BENCH_POOL_SIZE ?? '10',
   };
   const receiver = await startProcess(RECEIVER, [], {}, /listening on (\d+)/);
   const receiverUrl = `http://127.0.0.1:${receiver.match[1]}/hook`;

@@ -49,27 +49,9 @@ export class TransactionHost extends UnitOfWork {
     return result.rows as R[];
   }
 
-  /**
-   * One statement in its own transaction that commits without waiting for the WAL to reach disk
-   * (`synchronous_commit = off`): for bookkeeping whose loss in a database crash only means the work is done again
-   * (e.g. a webhook delivery sent twice, under the same webhook-id). Never inside a unit of work.
-   */
-  async queryRelaxedCommit<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
-    if (this.inTransaction) throw new Error('queryRelaxedCommit runs in a transaction of its own');
-    const client = await this.database.pool.connect();
-    let failed = false;
-    try {
-      await client.query('BEGIN; SET LOCAL synchronous_commit = off');
-      const result = await client.query(sql, [...params]);
-      await client.query('COMMIT');
-      return result.rows as R[];
-    } catch (error) {
-      failed = true;
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release(failed);
-    }
+  /** Runs `work` outside the current transaction, if any (e.g. a batch shared by many callers). */
+  outside<T>(work: () => T): T {
+    return this.storage.exit(work);
   }
 
   async run<T>(work: () => Promise<T>): Promise<T> {

@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import DataLoader from 'dataloader';
 import { type KeysetQuery, type KeysetSlice, newId, readKeysetRows, TransactionHost } from '#core';
 import { type AttemptOutcome, type DeliveryFilter, type DeliveryWork, WebhookDeliveryRepository } from '../application/webhook.repositories.js';
 import type { DeliveryAttempt, WebhookDelivery } from '../domain/webhook-delivery.js';
 import type { WebhookEndpointProps } from '../domain/webhook-endpoint.js';
 import { ENDPOINT_COLUMNS, endpointOf } from './sql-webhook-endpoint.repository.js';
+
+const BATCHING = { cache: false, maxBatchSize: 200, batchScheduleFn: (run: () => void) => setTimeout(run, 2) } as const;
 
 const DELIVERY_COLUMNS = `d.id, d.endpoint_id AS "endpointId", d.event_id AS "eventId", d.event_type AS "eventType", d.status, d.attempts,
   d.response_status AS "responseStatus", d.error, d.created_at AS "createdAt", d.delivered_at AS "deliveredAt", d.next_retry_at AS "nextRetryAt"`;
@@ -11,8 +14,77 @@ const DELIVERY_COLUMNS = `d.id, d.endpoint_id AS "endpointId", d.event_id AS "ev
 /** Webhook deliveries and the outbox relay in PostgreSQL, plain SQL; the relay fans out with set operations. */
 @Injectable()
 export class SqlWebhookDeliveryRepository extends WebhookDeliveryRepository {
+  /**
+   * The hot path of a worker is batched: deliveries running at once read their work in one query and record their
+   * successes in one transaction (a group commit), collected for a couple of milliseconds. Each job still waits
+   * for its own read and write, so nothing is acknowledged before it is stored.
+   */
+  private readonly workLoader = new DataLoader<string, DeliveryWork | null>((ids) => this.tx.outside(() => this.loadWork(ids)), BATCHING);
+  private readonly successWriter = new DataLoader<{ deliveryId: string; outcome: AttemptOutcome }, void>(
+    (items) => this.tx.outside(() => this.writeSuccesses(items)),
+    BATCHING,
+  );
+
   constructor(private readonly tx: TransactionHost) {
     super();
+  }
+
+  private async loadWork(ids: readonly string[]): Promise<Array<DeliveryWork | null>> {
+    const rows = await this.tx.query<WebhookDelivery & { endpoint: WebhookEndpointProps; eventData: unknown; occurredAt: Date }>(
+      `SELECT ${DELIVERY_COLUMNS}, ev.data AS "eventData", ev.occurred_at AS "occurredAt",
+         (SELECT row_to_json(x) FROM (SELECT ${ENDPOINT_COLUMNS}) x) AS endpoint
+       FROM webhook_deliveries d
+       JOIN webhook_endpoints e ON e.id = d.endpoint_id
+       JOIN outbox_events ev ON ev.id = d.event_id
+       WHERE d.id = ANY($1::text[])`,
+      [ids],
+    );
+    const byId = new Map(
+      rows.map(({ endpoint, eventData, occurredAt, ...delivery }) => [
+        delivery.id,
+        { delivery, endpoint: endpointOf(reviveEndpoint(endpoint)), event: { id: delivery.eventId, type: delivery.eventType, occurredAt, data: eventData } },
+      ]),
+    );
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /**
+   * Successes of many deliveries in one transaction: each delivery, its attempt record and its endpoint's counters.
+   * Endpoint rows are locked in ID order first, so concurrent batches (other workers) cannot deadlock on them.
+   */
+  private async writeSuccesses(items: ReadonlyArray<{ deliveryId: string; outcome: AttemptOutcome }>): Promise<void[]> {
+    const ids = items.map((i) => i.deliveryId);
+    await this.tx.run(async () => {
+      await this.tx.query(
+        `SELECT 1 FROM webhook_endpoints WHERE id IN (SELECT endpoint_id FROM webhook_deliveries WHERE id = ANY($1::text[])) ORDER BY id FOR UPDATE`,
+        [ids],
+      );
+      await this.tx.query(
+        `WITH input AS (
+           SELECT * FROM unnest($1::text[], $2::int[], $3::timestamptz[], $4::text[], $5::int[], $6::text[])
+             AS i (delivery_id, response_status, attempted_at, attempt_id, duration_ms, excerpt)),
+         delivered AS (
+           UPDATE webhook_deliveries d SET status = 'success', attempts = d.attempts + 1, response_status = i.response_status, error = NULL,
+             delivered_at = COALESCE(d.delivered_at, i.attempted_at), next_retry_at = NULL, due_at = NULL, updated_at = i.attempted_at
+           FROM input i WHERE d.id = i.delivery_id AND d.status = 'pending'
+           RETURNING d.id, d.attempts, d.endpoint_id, i.attempt_id, i.attempted_at, i.response_status, i.duration_ms, i.excerpt),
+         recorded AS (
+           INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt, attempted_at, response_status, duration_ms, error, response_excerpt)
+           SELECT attempt_id, id, attempts, attempted_at, response_status, duration_ms, NULL, excerpt FROM delivered)
+         UPDATE webhook_endpoints e SET failure_count = 0, last_success_at = GREATEST(e.last_success_at, x.at)
+         FROM (SELECT endpoint_id, max(attempted_at) AS at FROM delivered GROUP BY endpoint_id) x
+         WHERE e.id = x.endpoint_id`,
+        [
+          ids,
+          items.map((i) => i.outcome.responseStatus),
+          items.map((i) => i.outcome.attemptedAt),
+          items.map(() => newId('what')),
+          items.map((i) => i.outcome.durationMs),
+          items.map((i) => i.outcome.responseExcerpt),
+        ],
+      );
+    });
+    return items.map(() => undefined);
   }
 
   async relayBatch(limit: number, at: Date): Promise<{ events: number; deliveryIds: string[] }> {
@@ -53,22 +125,7 @@ export class SqlWebhookDeliveryRepository extends WebhookDeliveryRepository {
   }
 
   async work(deliveryId: string): Promise<DeliveryWork | null> {
-    const [row] = await this.tx.query<WebhookDelivery & { endpoint: WebhookEndpointProps; eventData: unknown; occurredAt: Date }>(
-      `SELECT ${DELIVERY_COLUMNS}, ev.data AS "eventData", ev.occurred_at AS "occurredAt",
-         (SELECT row_to_json(x) FROM (SELECT ${ENDPOINT_COLUMNS}) x) AS endpoint
-       FROM webhook_deliveries d
-       JOIN webhook_endpoints e ON e.id = d.endpoint_id
-       JOIN outbox_events ev ON ev.id = d.event_id
-       WHERE d.id = $1`,
-      [deliveryId],
-    );
-    if (!row) return null;
-    const { endpoint, eventData, occurredAt, ...delivery } = row;
-    return {
-      delivery,
-      endpoint: endpointOf(reviveEndpoint(endpoint)),
-      event: { id: delivery.eventId, type: delivery.eventType, occurredAt, data: eventData },
-    };
+    return this.workLoader.load(deliveryId);
   }
 
   async find(endpointId: string, deliveryId: string): Promise<WebhookDelivery | null> {
@@ -118,22 +175,7 @@ export class SqlWebhookDeliveryRepository extends WebhookDeliveryRepository {
   }
 
   async markSuccess(deliveryId: string, outcome: AttemptOutcome): Promise<void> {
-    // One statement for the delivery, its attempt record and the endpoint's counters, committed without waiting
-    // for the disk: a success lost in a database crash means the delivery is sent again (same webhook-id), which
-    // at-least-once delivery allows, and it takes the WAL flush off the hot path.
-    await this.tx.queryRelaxedCommit(
-      `WITH delivered AS (
-         UPDATE webhook_deliveries SET status = 'success', attempts = attempts + 1, response_status = $2, error = NULL,
-           delivered_at = COALESCE(delivered_at, $3), next_retry_at = NULL, due_at = NULL, updated_at = $3
-         WHERE id = $1 AND status = 'pending'
-         RETURNING id, attempts, endpoint_id),
-       recorded AS (
-         INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt, attempted_at, response_status, duration_ms, error, response_excerpt)
-         SELECT $4, id, attempts, $3, $2, $5, NULL, $6 FROM delivered)
-       UPDATE webhook_endpoints SET failure_count = 0, last_success_at = GREATEST(last_success_at, $3)
-       WHERE id = (SELECT endpoint_id FROM delivered)`,
-      [deliveryId, outcome.responseStatus, outcome.attemptedAt, newId('what'), outcome.durationMs, outcome.responseExcerpt],
-    );
+    await this.successWriter.load({ deliveryId, outcome });
   }
 
   async markFailure(deliveryId: string, outcome: AttemptOutcome, nextRetryAt: Date | null): Promise<void> {
