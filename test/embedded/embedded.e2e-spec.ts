@@ -4,8 +4,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { Webhook } from 'standardwebhooks';
 import { SCOPES } from '#core';
+import { PNG } from '../support/image-server.js';
 import { childEnv, CLI, MAIN, runNode } from '../support/processes.js';
+import { startReceiver } from '../support/webhook-receiver.js';
 
 /**
  * Smoke suite of `npm start` on embedded defaults: the REAL built process (PGlite under DATA_DIR, jobs in
@@ -33,7 +36,7 @@ class ServerProcess {
 
   static spawn(dataDir: string): ServerProcess {
     const child = spawn(process.execPath, [MAIN], {
-      env: childEnv({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' }),
+      env: childEnv({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return new ServerProcess(child);
@@ -122,6 +125,38 @@ describe('embedded mode: npm start with no DATABASE_URL or REDIS_URL', () => {
     });
     expect(res.status).toBe(201);
     createdSectionId = ((await res.json()) as { id: string }).id;
+  });
+
+  it('stores an image from an article body on local disk and delivers the signed article.created webhook', async () => {
+    const receiver = await startReceiver();
+    try {
+      const json = { 'Content-Type': 'application/json' };
+      const hook = await server.fetch('/v1/webhooks', initialKey, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ url: receiver.url('/hook'), events: ['article.created'] }),
+      });
+      expect(hook.status).toBe(201);
+      const { secret } = (await hook.json()) as { secret: string };
+      const sections = (await (await server.fetch('/v1/sections', initialKey)).json()) as { results: Array<{ id: string }> };
+      const created = await server.fetch('/v1/articles', initialKey, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ title: 'Embedded image', sectionId: sections.results[0]!.id, markdown: `![logo](data:image/png;base64,${PNG.toString('base64')})` }),
+      });
+      expect(created.status).toBe(201);
+      const article = (await created.json()) as { id: string; contentHtml: string };
+      const src = /src="([^"]+)"/.exec(article.contentHtml)![1]!;
+      const image = await server.fetch(new URL(src).pathname);
+      expect(image.status).toBe(200);
+      expect(image.headers.get('content-type')).toBe('image/png');
+      expect(Buffer.from(await image.arrayBuffer()).equals(PNG)).toBe(true);
+
+      const delivery = await receiver.waitFor((r) => r.json<{ data: { id: string } }>().data.id === article.id, 30_000);
+      expect(new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>)).toMatchObject({ type: 'article.created' });
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('serves the browsable reference at /docs, the OpenAPI document, and ready probes', async () => {
