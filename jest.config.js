@@ -6,6 +6,7 @@ const common = {
     '^#core/domain$': '<rootDir>/libs/core/src/domain.ts',
     '^#content$': '<rootDir>/libs/content/src/index.ts',
     '^#webhooks$': '<rootDir>/libs/webhooks/src/index.ts',
+    '^#tasks$': '<rootDir>/libs/tasks/src/index.ts',
     '^#migrations$': '<rootDir>/migrations/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },

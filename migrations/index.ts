@@ -2,6 +2,7 @@ import type { Migration } from '#core';
 import { Platform1795309200000 } from './1795309200000-platform.js';
 import { Articles1795313400000 } from './1795313400000-articles.js';
 import { Webhooks1795320000000 } from './1795320000000-webhooks.js';
+import { Tasks1795326000000 } from './1795326000000-tasks.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its file. */
-export const MIGRATIONS: readonly Migration[] = [Platform1795309200000, Articles1795313400000, Webhooks1795320000000];
+export const MIGRATIONS: readonly Migration[] = [Platform1795309200000, Articles1795313400000, Webhooks1795320000000, Tasks1795326000000];

@@ -12,6 +12,7 @@ import {
   RouteScopesVerifier,
 } from '#core';
 import { ContentModule } from '#content';
+import { TasksModule } from '#tasks';
 import { WebhooksModule } from '#webhooks';
 import { MIGRATIONS } from '#migrations';
 import { JobProcessorsModule } from '../../worker/src/job-processors.module.js';
@@ -22,6 +23,7 @@ import { HealthController } from './health/health.controller.js';
 import { HelpdeskController } from './helpdesk/helpdesk.controller.js';
 import { SectionsController } from './sections/sections.controller.js';
 import { userImagesController } from './user-images/user-images.controller.js';
+import { TasksController } from './tasks/tasks.controller.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 
 export interface ApiModuleOptions {
@@ -40,6 +42,7 @@ export class ApiModule implements NestModule {
         CoreModule.forRoot(config, { migrations: MIGRATIONS, migrate: true, runsJobs: options.runsJobs }),
         ContentModule,
         WebhooksModule,
+        TasksModule,
         ...(options.runsJobs ? [JobProcessorsModule] : []),
       ],
       // ArticleTranslationsController before ArticlesController: /articles/search and
@@ -53,6 +56,7 @@ export class ApiModule implements NestModule {
         ArticleTranslationsController,
         ArticlesController,
         WebhooksController,
+        TasksController,
       ],
       providers: [
         RouteScopesVerifier,

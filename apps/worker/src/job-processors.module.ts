@@ -1,17 +1,27 @@
 import { Module } from '@nestjs/common';
+import { TasksModule } from '#tasks';
 import { WebhooksModule } from '#webhooks';
 import { DeliverWebhookProcessor } from './deliver-webhook.processor.js';
 import { OutboxRelayRunner } from './outbox-relay.runner.js';
 import { PruneIdempotencyKeysProcessor } from './prune-idempotency-keys.processor.js';
 import { PruneWebhookDeliveriesProcessor } from './prune-webhook-deliveries.processor.js';
 import { RecordKeyUsageProcessor } from './record-key-usage.processor.js';
+import { RecoverTasksProcessor } from './recover-tasks.processor.js';
+import { RunTaskProcessor } from './run-task.processor.js';
 import { ScheduledJobs } from './scheduled-jobs.js';
 
 /** One processor per job name. Loaded by the worker, and by the API process in embedded mode. */
-export const JOB_PROCESSORS = [RecordKeyUsageProcessor, PruneIdempotencyKeysProcessor, DeliverWebhookProcessor, PruneWebhookDeliveriesProcessor];
+export const JOB_PROCESSORS = [
+  RecordKeyUsageProcessor,
+  PruneIdempotencyKeysProcessor,
+  DeliverWebhookProcessor,
+  PruneWebhookDeliveriesProcessor,
+  RunTaskProcessor,
+  RecoverTasksProcessor,
+];
 
 @Module({
-  imports: [WebhooksModule],
+  imports: [WebhooksModule, TasksModule],
   providers: [...JOB_PROCESSORS, ScheduledJobs, OutboxRelayRunner],
 })
 export class JobProcessorsModule {}

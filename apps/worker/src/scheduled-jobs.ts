@@ -12,7 +12,11 @@ export class ScheduledJobs implements OnApplicationBootstrap {
 
   /** Not awaited: with Redis down the schedule is declared once it is back, and start-up does not wait for it. */
   onApplicationBootstrap(): void {
-    Promise.all([this.jobs.repeat(JobName.PruneIdempotencyKeys, HOUR_MS, {}), this.jobs.repeat(JobName.PruneWebhookDeliveries, HOUR_MS, {})]).catch((error: unknown) => {
+    Promise.all([
+      this.jobs.repeat(JobName.PruneIdempotencyKeys, HOUR_MS, {}),
+      this.jobs.repeat(JobName.PruneWebhookDeliveries, HOUR_MS, {}),
+      this.jobs.repeat(JobName.RecoverTasks, 60_000, {}),
+    ]).catch((error: unknown) => {
       this.logger.warn(`Could not schedule periodic jobs: ${(error as Error).message}`);
     });
   }

@@ -1,5 +1,6 @@
 // The public face of libs/core: apps and other libs import only from here.
 export {
+  type AiConfig,
   AppConfig,
   type DatabaseConfig,
   type HttpConfig,

@@ -81,6 +81,21 @@ export interface WebhookConfig {
   readonly sweepIntervalMs: number;
 }
 
+export interface AiConfig {
+  readonly provider: 'builtin' | 'openai';
+  /** OpenAI-compatible server: `…/v1` (its /chat/completions is called). */
+  readonly baseUrl: string;
+  readonly apiKey: string | null;
+  readonly model: string;
+  /** One model request. */
+  readonly requestTimeoutMs: number;
+  /** Retries of a model request on 429, 5xx or a network error. */
+  readonly maxRetries: number;
+  readonly maxTokens: number;
+  /** A whole task run; past it the task fails. */
+  readonly taskTimeoutMs: number;
+}
+
 export interface HelpdeskConfig {
   /** Languages of a freshly created helpdesk; the first one is its default language. */
   readonly languages: readonly string[];
@@ -103,6 +118,7 @@ export class AppConfig {
   readonly storage: StorageConfig;
   readonly images: ImageConfig;
   readonly webhooks: WebhookConfig;
+  readonly ai: AiConfig;
   readonly logLevel: LogLevel;
 
   private constructor(fields: Omit<AppConfig, 'embedded'>) {
@@ -173,6 +189,16 @@ export class AppConfig {
         },
         endpointConcurrency: readInt(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 10, { min: 1, max: 1000 }),
         sweepIntervalMs: readInt(env, 'WEBHOOK_SWEEP_INTERVAL_MS', 30_000, { min: 100 }),
+      },
+      ai: {
+        provider: readEnum(env, 'AI_PROVIDER', ['builtin', 'openai'] as const, 'builtin'),
+        baseUrl: trimSlash(readBaseUrl(env, 'AI_BASE_URL')?.toString() ?? 'https://api.openai.com/v1'),
+        apiKey: readString(env, 'AI_API_KEY') ?? null,
+        model: readString(env, 'AI_MODEL', 'gpt-4o-mini'),
+        requestTimeoutMs: readInt(env, 'AI_REQUEST_TIMEOUT_MS', 60_000, { min: 100 }),
+        maxRetries: readInt(env, 'AI_MAX_RETRIES', 3, { min: 0, max: 10 }),
+        maxTokens: readInt(env, 'AI_MAX_TOKENS', 4096, { min: 16 }),
+        taskTimeoutMs: readInt(env, 'AI_TASK_TIMEOUT_MS', 300_000, { min: 100 }),
       },
       logLevel: readEnum({ LOG_LEVEL: env.LOG_LEVEL?.toLowerCase() }, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     });

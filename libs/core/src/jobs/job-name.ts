@@ -11,6 +11,10 @@ export enum JobName {
   DeliverWebhook = 'deliver-webhook',
   /** Deletes webhook deliveries and relayed events older than 30 days. */
   PruneWebhookDeliveries = 'prune-webhook-deliveries',
+  /** Runs one AI task (job ID = task ID). */
+  RunTask = 'run-task',
+  /** Puts tasks left `running` by a dead worker back in the queue. */
+  RecoverTasks = 'recover-tasks',
 }
 
 /** Payload of each job. Payloads are JSON: dates travel as ISO strings. */
@@ -19,6 +23,8 @@ export interface JobPayloads {
   [JobName.PruneIdempotencyKeys]: Record<string, never>;
   [JobName.DeliverWebhook]: { deliveryId: string };
   [JobName.PruneWebhookDeliveries]: Record<string, never>;
+  [JobName.RunTask]: { taskId: string };
+  [JobName.RecoverTasks]: Record<string, never>;
 }
 
 export const ALL_JOB_NAMES: readonly JobName[] = Object.values(JobName);

@@ -7,7 +7,8 @@ export class Principal {
 
   constructor(
     readonly keyId: string,
-    granted: readonly Scope[] | null,
+    /** The scopes the key was given; null for a legacy full-access key. */
+    readonly granted: readonly Scope[] | null,
   ) {
     this.scopes = effectiveScopes(granted);
   }

@@ -1,0 +1,55 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { MAX_PAGE_SIZE } from '#core';
+import { NullableOptional } from '../common/validation.decorators.js';
+
+export class CreateTaskRequest {
+  @ApiProperty({ minLength: 1, maxLength: 10_000, example: 'Write an article about resetting a password' })
+  @IsString()
+  @Length(1, 10_000)
+  instruction: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 255, description: 'Generated from the instruction when omitted' })
+  @NullableOptional()
+  @IsString()
+  @Length(1, 255)
+  title?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Article to update (its open draft receives the change)' })
+  @NullableOptional()
+  @IsString()
+  targetArticleId?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Collection to update, or to create the article in' })
+  @NullableOptional()
+  @IsString()
+  targetCollectionId?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Section to update, or to create the article in' })
+  @NullableOptional()
+  @IsString()
+  targetSectionId?: string | null;
+
+  @ApiPropertyOptional({ default: false, description: 'Apply the outputs when the task completes (drafts only: nothing is published)' })
+  @IsOptional()
+  @IsBoolean()
+  autoApply?: boolean;
+}
+
+export class ListTasksQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be an integer' })
+  @Min(1, { message: `limit must be from 1 to ${MAX_PAGE_SIZE}` })
+  @Max(MAX_PAGE_SIZE, { message: `limit must be from 1 to ${MAX_PAGE_SIZE}` })
+  limit?: number;
+
+  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'offset must be an integer' })
+  @Min(0, { message: 'offset must be 0 or more' })
+  offset?: number;
+}
