@@ -57,6 +57,13 @@ const SERVED = [
   'GET /v1/webhooks/{id}/deliveries/{deliveryId}',
   'POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry',
   'POST /v1/webhooks/{id}/test',
+  'POST /v1/tasks',
+  'GET /v1/tasks',
+  'GET /v1/tasks/{id}',
+  'POST /v1/tasks/{id}/cancel',
+  'GET /v1/tasks/{id}/outputs/{outputId}',
+  'POST /v1/tasks/{id}/outputs/{outputId}/apply',
+  'POST /v1/tasks/{id}/outputs/{outputId}/reject',
 ];
 
 /** Routes that need no key: the health probes and article images (served under STATIC_URL, outside /v1). */

@@ -27,7 +27,8 @@ function pick(match: RegExpMatchArray, from: number): string {
 function clausesOf(instruction: string): string[] {
   return instruction
     .split(/\n|;|\.\s+(?=[A-Z])|,?\s+and then\s+/)
-    .map((c) => c.trim().replace(/\.$/, ''))
+    // A closing full stop ends the clause, except in text to append or prepend, where it belongs to the text.
+    .map((c) => (/^(append|prepend)\b/i.test(c.trim()) ? c.trim() : c.trim().replace(/\.$/, '')))
     .filter((c) => c.length > 0);
 }
 
