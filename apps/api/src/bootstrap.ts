@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import type { Logger } from 'pino';
-import { type AppConfig, createLogger, PinoNestLogger, requestLogging } from '#core';
+import { type AppConfig, createLogger, exitAfterShutdownDeadline, PinoNestLogger, requestLogging } from '#core';
 import { ApiModule, type ApiModuleOptions } from './api.module.js';
 import { userImagesPath } from './user-images/user-images.controller.js';
 import { setupOpenApi } from './openapi.js';
@@ -26,6 +26,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions): P
   app.use(requestLogging(logger));
   app.setGlobalPrefix('v1', { exclude: ['healthz', 'readyz', `${userImagesPath(config.http.staticUrl)}/:name`] });
   app.enableShutdownHooks();
+  exitAfterShutdownDeadline(20_000, (message) => logger.warn(message));
   setupOpenApi(app, config);
   await app.init();
   // Nest answers unknown paths under /v1 itself; everything else gets the same JSON 404.

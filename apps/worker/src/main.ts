@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { createLogger, loadConfigOrExit, PinoNestLogger } from '#core';
+import { createLogger, exitAfterShutdownDeadline, loadConfigOrExit, PinoNestLogger } from '#core';
 import { WorkerModule } from './worker.module.js';
 
 /** BullMQ worker: runs every job processor against REDIS_URL; any number of these may run. */
@@ -13,6 +13,8 @@ async function main(): Promise<void> {
   }
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: new PinoNestLogger(logger) });
   app.enableShutdownHooks();
+  // Running jobs get 20 s to finish (a webhook attempt takes at most 15 s); then the process goes regardless.
+  exitAfterShutdownDeadline(20_000, (message) => logger.warn(message));
   logger.info({ redis: new URL(config.redis.url).host, embedded: config.embedded }, 'Worker started');
 }
 

@@ -108,3 +108,4 @@ export { withTimeout } from './util/with-timeout.js';
 
 export { ALL_EVENTS, EVENT_TYPES, type EventType, isEventType } from './events/event-type.js';
 export { EventOutbox, OUTBOX_CHANNEL, OutboxSignal } from './events/event-outbox.js';
+export { exitAfterShutdownDeadline } from './util/shutdown-deadline.js';

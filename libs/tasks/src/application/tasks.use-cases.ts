@@ -17,6 +17,7 @@ import {
   SCOPES,
   UnitOfWork,
   ValidationError,
+  withTimeout,
 } from '#core';
 import { assertCancellable, assertDecidable, isFinished, type Targets, type Task, type TaskOutput, titleFromInstruction } from '../domain/task.js';
 import { ContentGenerator, GenerationError } from './content-generator.port.js';
@@ -33,9 +34,11 @@ export interface CreateTaskCommand extends Partial<Targets> {
 export const RUN_ATTEMPTS = 3;
 /** Queued tasks are started through the job queue; this puts one there (the job ID is the task ID). */
 async function enqueueRun(jobs: JobQueue, taskId: string, logger: Logger): Promise<void> {
+  const add = jobs.add(JobName.RunTask, { taskId }, { jobId: taskId, attempts: RUN_ATTEMPTS, backoff: { type: 'exponential', delayMs: 5_000 }, removeOnFinish: true });
   try {
-    await jobs.add(JobName.RunTask, { taskId }, { jobId: taskId, attempts: RUN_ATTEMPTS, backoff: { type: 'exponential', delayMs: 5_000 }, removeOnFinish: true });
+    await withTimeout(add, 5_000, 'the job queue did not answer in time');
   } catch (error) {
+    add.catch(() => undefined);
     logger.warn(`Could not queue task ${taskId} (the recovery sweep will): ${(error as Error).message}`);
   }
 }

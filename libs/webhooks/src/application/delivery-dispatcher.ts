@@ -13,11 +13,15 @@ const ENQUEUE_TIMEOUT_MS = 5_000;
 @Injectable()
 export class DeliveryDispatcher {
   private readonly logger = new Logger(DeliveryDispatcher.name);
+  private stalled = false;
 
   constructor(private readonly jobs: JobQueue) {}
 
   async enqueue(deliveryIds: readonly string[]): Promise<boolean> {
     if (deliveryIds.length === 0) return true;
+    // While an earlier call still waits for the queue (Redis down), new ones are not stacked behind it: the
+    // deliveries stay pending in the database and the sweep queues them once the queue answers again.
+    if (this.stalled) return false;
     const add = this.jobs.addBulk(
       JobName.DeliverWebhook,
       deliveryIds.map((deliveryId) => ({
@@ -30,7 +34,11 @@ export class DeliveryDispatcher {
       await Promise.race([add, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the job queue did not answer in time')), ENQUEUE_TIMEOUT_MS)))]);
       return true;
     } catch (error) {
-      add.catch(() => undefined);
+      this.stalled = true;
+      add.then(
+        () => (this.stalled = false),
+        () => (this.stalled = false),
+      );
       this.logger.warn(`Could not queue ${deliveryIds.length} webhook deliveries (the sweep will retry): ${(error as Error).message}`);
       return false;
     } finally {

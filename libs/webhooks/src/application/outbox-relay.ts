@@ -17,6 +17,7 @@ export class OutboxRelay {
   private readonly logger = new Logger(OutboxRelay.name);
   private running: Promise<void> | null = null;
   private again = false;
+  private sweeping = false;
 
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
@@ -49,13 +50,17 @@ export class OutboxRelay {
 
   /** The periodic safety net: relay anything a wake-up missed, and re-queue overdue pending deliveries. */
   async sweep(): Promise<void> {
-    await this.wake();
+    if (this.sweeping) return;
+    this.sweeping = true;
     try {
+      await this.wake();
       const dueBefore = new Date(this.clock.now().getTime() - this.config.webhooks.sweepIntervalMs);
       const overdue = await this.deliveries.overdue(dueBefore, SWEEP_BATCH);
       if (overdue.length > 0) await this.dispatcher.enqueue(overdue);
     } catch (error) {
       this.logger.warn(`Webhook sweep: ${(error as Error).message}`);
+    } finally {
+      this.sweeping = false;
     }
   }
 
