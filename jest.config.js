@@ -7,6 +7,7 @@ const common = {
     '^#content$': '<rootDir>/libs/content/src/index.ts',
     '^#webhooks$': '<rootDir>/libs/webhooks/src/index.ts',
     '^#tasks$': '<rootDir>/libs/tasks/src/index.ts',
+    '^#feedback$': '<rootDir>/libs/feedback/src/index.ts',
     '^#migrations$': '<rootDir>/migrations/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },

@@ -12,6 +12,7 @@ import {
   RouteScopesVerifier,
 } from '#core';
 import { ContentModule } from '#content';
+import { FeedbackModule } from '#feedback';
 import { TasksModule } from '#tasks';
 import { WebhooksModule } from '#webhooks';
 import { MIGRATIONS } from '#migrations';
@@ -23,6 +24,8 @@ import { HealthController } from './health/health.controller.js';
 import { HelpdeskController } from './helpdesk/helpdesk.controller.js';
 import { SectionsController } from './sections/sections.controller.js';
 import { userImagesController } from './user-images/user-images.controller.js';
+import { FeedbackController, HelpCenterUsersController } from './feedback/feedback.controller.js';
+import { PublicController } from './feedback/public.controller.js';
 import { TasksController } from './tasks/tasks.controller.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 
@@ -43,6 +46,7 @@ export class ApiModule implements NestModule {
         ContentModule,
         WebhooksModule,
         TasksModule,
+        FeedbackModule,
         ...(options.runsJobs ? [JobProcessorsModule] : []),
       ],
       // ArticleTranslationsController before ArticlesController: /articles/search and
@@ -57,6 +61,9 @@ export class ApiModule implements NestModule {
         ArticlesController,
         WebhooksController,
         TasksController,
+        FeedbackController,
+        HelpCenterUsersController,
+        PublicController,
       ],
       providers: [
         RouteScopesVerifier,

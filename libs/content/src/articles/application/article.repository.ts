@@ -22,6 +22,7 @@ export interface ArticleRecord {
 export interface ArticleFilter {
   readonly statuses: readonly ArticleStatus[];
   readonly collectionId?: string;
+  readonly sectionId?: string;
   readonly updatedSince?: Date;
 }
 

@@ -19,6 +19,7 @@ export type ListStatus = 'published' | 'draft' | 'all';
 export interface ListArticlesRequest extends CursorRequest {
   readonly status?: ListStatus;
   readonly collectionId?: string;
+  readonly sectionId?: string;
   /** Only articles updated at or after; the order becomes oldest-updated first. Ignored with a cursor. */
   readonly updatedSince?: Date;
   readonly format?: ContentFormat;
@@ -45,6 +46,7 @@ export class ListArticlesUseCase {
     const filter: ArticleFilter = {
       statuses,
       collectionId: request.collectionId,
+      sectionId: request.sectionId,
       updatedSince: request.startCursor === undefined ? request.updatedSince : undefined,
     };
     const slice = await this.articles.list(query, filter, request.format ?? 'html');

@@ -84,6 +84,10 @@ export class TypeOrmArticleRepository extends ArticleRepository {
       params.push(filter.collectionId);
       conditions.push(`a.collection_id = $${params.length}`);
     }
+    if (filter.sectionId !== undefined) {
+      params.push(filter.sectionId);
+      conditions.push(`a.section_id = $${params.length}`);
+    }
     if (filter.updatedSince !== undefined) {
       params.push(filter.updatedSince);
       conditions.push(`a.updated_at >= $${params.length}`);

@@ -1,0 +1,82 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { FEEDBACK_TYPES } from '#feedback';
+import { CursorPageOf } from '../common/page.response.js';
+
+export class HelpCenterUserResponse {
+  @ApiProperty({ example: 'hcusr_01JD3Q7W6S1X0Y2Z3A4B5C6D7E' })
+  id: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  name: string | null;
+
+  @ApiProperty({ format: 'email', description: 'Lowercase' })
+  email: string;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+}
+
+export class FeedbackUserResponse {
+  @ApiProperty({ example: 'hcusr_01JD3Q7W6S1X0Y2Z3A4B5C6D7E' })
+  id: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  name: string | null;
+
+  @ApiProperty({ format: 'email' })
+  email: string;
+}
+
+export class FeedbackResponse {
+  @ApiProperty({ example: 'fb_01JD3Q7W6S1X0Y2Z3A4B5C6D7E' })
+  id: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  articleId: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The article title when the feedback was left' })
+  articleTitle: string | null;
+
+  @ApiProperty({ enum: FEEDBACK_TYPES })
+  type: string;
+
+  @ApiProperty()
+  feedback: string;
+
+  @ApiProperty({ type: String, nullable: true, format: 'email' })
+  email: string | null;
+
+  @ApiProperty()
+  resolved: boolean;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ type: FeedbackUserResponse, nullable: true, description: 'The help center user with this email, if any; null when anonymous or unknown' })
+  user: FeedbackUserResponse | null;
+}
+
+export class FeedbackPage extends CursorPageOf(FeedbackResponse, 'FeedbackPage') {}
+export class HelpCenterUserPage extends CursorPageOf(HelpCenterUserResponse, 'HelpCenterUserPage') {}
+
+export class ResolvedResponse {
+  @ApiProperty()
+  id: string;
+
+  @ApiProperty()
+  resolved: boolean;
+}
+
+export class FeedbackSummaryResponse {
+  @ApiProperty()
+  positive: number;
+
+  @ApiProperty()
+  negative: number;
+
+  @ApiProperty()
+  unresolved: number;
+}

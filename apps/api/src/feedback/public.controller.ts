@@ -1,0 +1,55 @@
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AppConfig, Principal, Public, RateLimit } from '#core';
+import { GetArticleUseCase, ListArticlesUseCase } from '#content';
+import { feedbackView, SubmitFeedbackUseCase } from '#feedback';
+import { ArticlePage, ArticleResponse } from '../articles/article.response.js';
+import { PublicArticlesQuery, SubmitFeedbackRequest } from './feedback.request.js';
+import { FeedbackResponse } from './feedback.response.js';
+
+/** How a reader sees the help center: published articles only. */
+const READER = new Principal('public', ['content:read']);
+
+/** What a public help center front end uses, without a key: published articles (HTML) and reader feedback. */
+@ApiTags('Public')
+@Controller('public/articles')
+export class PublicController {
+  constructor(
+    private readonly listArticles: ListArticlesUseCase,
+    private readonly getArticle: GetArticleUseCase,
+    private readonly submit: SubmitFeedbackUseCase,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Public()
+  @ApiOperation({ summary: 'List published articles (public)', description: 'No key. Published articles only, newest first, HTML; filters collection_id and section_id.' })
+  @ApiOkResponse({ type: ArticlePage })
+  async list(@Query() query: PublicArticlesQuery): Promise<ArticlePage> {
+    const page = await this.listArticles.execute(
+      { pageSize: query.page_size, startCursor: query.start_cursor, status: 'published', collectionId: query.collection_id, sectionId: query.section_id, format: 'html' },
+      READER,
+    );
+    return { ...page, results: page.results.map((r) => ArticleResponse.from(r, 'html', this.config.http.publicUrl)) };
+  }
+
+  @Get(':id')
+  @Public()
+  @ApiOperation({ summary: 'Get a published article (public)', description: 'No key. 404 unless the article is published.' })
+  @ApiOkResponse({ type: ArticleResponse })
+  async get(@Param('id') id: string): Promise<ArticleResponse> {
+    return ArticleResponse.from(await this.getArticle.execute(id, 'html', READER), 'html', this.config.http.publicUrl);
+  }
+
+  @Post(':id/feedback')
+  @Public()
+  @RateLimit('publicFeedback')
+  @ApiOperation({
+    summary: 'Leave feedback on an article (public)',
+    description: 'No key; published articles only (404 otherwise); RATE_LIMIT_PUBLIC_FEEDBACK_PER_MINUTE per client IP (10). Matched to a help center user by email.',
+  })
+  @ApiCreatedResponse({ type: FeedbackResponse })
+  async feedback(@Param('id') id: string, @Body() body: SubmitFeedbackRequest): Promise<FeedbackResponse> {
+    return feedbackView(await this.submit.execute(id, body));
+  }
+}
