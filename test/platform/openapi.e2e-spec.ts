@@ -64,10 +64,20 @@ const SERVED = [
   'GET /v1/tasks/{id}/outputs/{outputId}',
   'POST /v1/tasks/{id}/outputs/{outputId}/apply',
   'POST /v1/tasks/{id}/outputs/{outputId}/reject',
+  'GET /v1/feedback',
+  'PATCH /v1/feedback/{id}',
+  'GET /v1/articles/{id}/feedback/summary',
+  'POST /v1/users',
+  'GET /v1/users',
+  'GET /v1/users/{id}',
+  'PATCH /v1/users/{id}',
+  'GET /v1/public/articles',
+  'GET /v1/public/articles/{id}',
+  'POST /v1/public/articles/{id}/feedback',
 ];
 
 /** Routes that need no key: the health probes and article images (served under STATIC_URL, outside /v1). */
-const PUBLIC = ['/healthz', '/readyz', '/static/user-images/{name}'];
+const PUBLIC = ['/healthz', '/readyz', '/static/user-images/{name}', '/v1/public/articles', '/v1/public/articles/{id}', '/v1/public/articles/{id}/feedback'];
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 interface Operation {
@@ -146,7 +156,7 @@ describe('OpenAPI document and reference', () => {
   });
 
   it('gives every /v1 operation its required scopes and a security requirement naming them', () => {
-    const v1 = operations.filter((o) => o.path.startsWith('/v1/'));
+    const v1 = operations.filter((o) => o.path.startsWith('/v1/') && !PUBLIC.includes(o.path));
     expect(v1.length).toBeGreaterThan(0);
     for (const { method, path, operation } of v1) {
       const scopes = operation['x-required-scopes'];
@@ -158,10 +168,13 @@ describe('OpenAPI document and reference', () => {
 
   it('documents reads as content:read, writes as content:write, making changes live as content:publish, webhooks as webhooks:manage', () => {
     const PUBLISH = ['post /v1/articles/{id}/publish', 'post /v1/articles/{id}/unpublish', 'delete /v1/articles/{id}', 'post /v1/articles/{id}/translations/{locale}/publish'];
-    const WRITE_READS = ['get /v1/articles/{id}/draft'];
-    for (const { method, path, operation } of operations.filter((o) => o.path.startsWith('/v1/'))) {
+    const WRITE_READS = ['get /v1/articles/{id}/draft', 'get /v1/tasks/{id}/outputs/{outputId}'];
+    const ANALYTICS = ['get /v1/feedback', 'get /v1/articles/{id}/feedback/summary'];
+    for (const { method, path, operation } of operations.filter((o) => o.path.startsWith('/v1/') && !PUBLIC.includes(o.path))) {
       const op = `${method} ${path}`;
-      const expected = path.startsWith('/v1/webhooks')
+      const expected = ANALYTICS.includes(op)
+        ? ['analytics:read']
+        : path.startsWith('/v1/webhooks')
         ? ['webhooks:manage']
         : PUBLISH.includes(op)
           ? ['content:publish']
@@ -183,10 +196,15 @@ describe('OpenAPI document and reference', () => {
 
   it('marks the public routes as public: x-required-scopes [] and no security requirement', () => {
     for (const path of PUBLIC) {
-      const operation = doc.paths[path]!.get!;
-      expect(operation['x-required-scopes']).toEqual([]);
-      expect(operation.security ?? []).toEqual([]);
-      for (const status of ['401', '403', '429']) expect(operation.responses[status]).toBeUndefined();
+      const item = doc.paths[path]!;
+      for (const operation of [item.get, item.post].filter((o) => o !== undefined)) {
+        expect(operation['x-required-scopes']).toEqual([]);
+        expect(operation.security ?? []).toEqual([]);
+        for (const status of ['401', '403']) expect(operation.responses[status]).toBeUndefined();
+        // Only the reader feedback route is rate limited (per IP).
+        if (path.endsWith('/feedback')) expect(operation.responses['429']).toBeDefined();
+        else expect(operation.responses['429']).toBeUndefined();
+      }
     }
   });
 

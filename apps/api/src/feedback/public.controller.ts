@@ -1,9 +1,10 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { AppConfig, Principal, Public, RateLimit } from '#core';
 import { GetArticleUseCase, ListArticlesUseCase } from '#content';
 import { feedbackView, SubmitFeedbackUseCase } from '#feedback';
 import { ArticlePage, ArticleResponse } from '../articles/article.response.js';
+import { ErrorResponse } from '../common/error.response.js';
 import { PublicArticlesQuery, SubmitFeedbackRequest } from './feedback.request.js';
 import { FeedbackResponse } from './feedback.response.js';
 
@@ -49,6 +50,7 @@ export class PublicController {
     description: 'No key; published articles only (404 otherwise); RATE_LIMIT_PUBLIC_FEEDBACK_PER_MINUTE per client IP (10). Matched to a help center user by email.',
   })
   @ApiCreatedResponse({ type: FeedbackResponse })
+  @ApiTooManyRequestsResponse({ type: ErrorResponse, description: 'Too many submissions from this IP address; see Retry-After' })
   async feedback(@Param('id') id: string, @Body() body: SubmitFeedbackRequest): Promise<FeedbackResponse> {
     return feedbackView(await this.submit.execute(id, body));
   }
