@@ -62,6 +62,11 @@ export class BullmqJobQueue extends JobQueue implements OnApplicationShutdown {
     await this.queue(name).addBulk(jobs.map((job) => ({ name, data: job.payload, opts: jobsOptions(job.options ?? {}) })));
   }
 
+  async remove(name: JobName, jobId: string): Promise<void> {
+    // 0 when the job is running (locked) or gone: nothing to do either way.
+    await this.queue(name).remove(jobId);
+  }
+
   async repeat<N extends JobName>(name: N, everyMs: number, payload: JobPayloads[N]): Promise<void> {
     await this.queue(name).upsertJobScheduler(name, { every: everyMs }, { name, data: payload });
   }

@@ -21,6 +21,8 @@ interface PendingJob {
 export class InlineJobQueue extends JobQueue implements OnApplicationShutdown {
   private readonly logger = new Logger('InlineJobQueue');
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Delayed jobs by job ID (to remove one). */
+  private readonly delayedById = new Map<string, NodeJS.Timeout>();
   private readonly intervals = new Map<JobName, NodeJS.Timeout>();
   private readonly activeIds = new Set<string>();
   private readonly running = new Map<JobName, number>();
@@ -57,6 +59,23 @@ export class InlineJobQueue extends JobQueue implements OnApplicationShutdown {
     for (const job of jobs) await this.add(name, job.payload, job.options);
   }
 
+  async remove(name: JobName, jobId: string): Promise<void> {
+    const delayed = this.delayedById.get(jobId);
+    if (delayed) {
+      clearTimeout(delayed);
+      this.timers.delete(delayed);
+      this.delayedById.delete(jobId);
+      this.activeIds.delete(jobId);
+    }
+    const ready = this.ready.get(name) ?? [];
+    const index = ready.findIndex((job) => job.jobId === jobId);
+    if (index !== -1) {
+      ready.splice(index, 1);
+      this.activeIds.delete(jobId);
+    }
+    this.notifyIfIdle();
+  }
+
   async repeat<N extends JobName>(name: N, everyMs: number, payload: JobPayloads[N]): Promise<void> {
     if (this.closed || this.intervals.has(name)) return;
     const interval = setInterval(() => void this.add(name, payload, { jobId: `repeat:${name}` }), everyMs);
@@ -88,9 +107,11 @@ export class InlineJobQueue extends JobQueue implements OnApplicationShutdown {
   private later(delayMs: number, job: PendingJob): void {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
+      if (job.jobId !== undefined) this.delayedById.delete(job.jobId);
       this.enqueueReady(job);
     }, Math.max(0, delayMs));
     this.timers.add(timer);
+    if (job.jobId !== undefined) this.delayedById.set(job.jobId, timer);
   }
 
   private enqueueReady(job: PendingJob): void {

@@ -37,6 +37,8 @@ export abstract class JobQueue {
   abstract add<N extends JobName>(name: N, payload: JobPayloads[N], options?: JobOptions): Promise<void>;
   /** Many jobs of one name at once (one round trip on Redis). */
   abstract addBulk<N extends JobName>(name: N, jobs: ReadonlyArray<{ payload: JobPayloads[N]; options?: JobOptions }>): Promise<void>;
+  /** Forgets a waiting or delayed job (not a running one), so its ID can be queued again at once. */
+  abstract remove(name: JobName, jobId: string): Promise<void>;
   /** Runs `name` every `everyMs` (idempotent: processes may all declare the same schedule). */
   abstract repeat<N extends JobName>(name: N, everyMs: number, payload: JobPayloads[N]): Promise<void>;
   /** Throws when the queue backend is unreachable (readiness check). */

@@ -9,7 +9,7 @@ export const USERS_LIST = 'help_center_users';
 export const FEEDBACK_LIST = 'feedback';
 /** How a reader sees articles: published ones only. */
 const READER = new Principal('public', ['content:read']);
-/** Any article but trashed ones (whose feedback is kept but not summarised). */
+/** Sees every article; the summary then refuses trashed ones (their feedback is kept, not summarised). */
 const SERVICE = new Principal('service', null);
 
 @Injectable()
@@ -163,7 +163,8 @@ export class FeedbackSummaryUseCase {
   ) {}
 
   async execute(articleId: string): Promise<FeedbackSummary> {
-    await this.articles.execute(articleId, 'json', SERVICE);
+    const article = await this.articles.execute(articleId, 'json', SERVICE);
+    if (article.props.status === 'trashed') throw new NotFoundError('Article', articleId);
     return this.entries.summary(articleId);
   }
 }

@@ -203,7 +203,15 @@ export class RunTaskUseCase {
   async execute(taskId: string, lastAttempt: boolean): Promise<void> {
     const task = await this.tasks.claim(taskId, this.clock.now());
     if (!task) return;
-    const signal = AbortSignal.timeout(this.config.ai.taskTimeoutMs);
+    // One signal for the run: aborted at the time limit, or soon after the task is cancelled (checked every 2 s),
+    // so a model call in flight stops instead of holding a worker slot.
+    const limit = this.config.ai.taskTimeoutMs;
+    const controller = new AbortController();
+    const deadline = setTimeout(() => controller.abort(new GenerationError(`The task ran longer than AI_TASK_TIMEOUT_MS (${limit} ms)`)), limit);
+    const watch = setInterval(() => {
+      void this.cancelled(taskId).then((cancelled) => cancelled && controller.abort(new GenerationError('The task was cancelled')), () => undefined);
+    }, 2_000);
+    const signal = controller.signal;
     let result;
     try {
       const createsInside = !task.targetArticleId && /^(?:please\s+)?(?:write|draft|create|add|make|document)\b/i.test(task.instruction);
@@ -218,13 +226,17 @@ export class RunTaskUseCase {
         related,
         signal,
       });
-      if (signal.aborted) throw new GenerationError(`The task ran longer than AI_TASK_TIMEOUT_MS (${this.config.ai.taskTimeoutMs} ms)`);
+      if (signal.aborted) throw signal.reason instanceof GenerationError ? signal.reason : new GenerationError(`The task ran longer than AI_TASK_TIMEOUT_MS (${limit} ms)`);
     } catch (error) {
+      if (await this.cancelled(taskId)) return;
       if (error instanceof GenerationError && error.retryable && !lastAttempt) throw error;
       const message = error instanceof GenerationError ? error.message : `The task failed: ${(error as Error).message}`;
       if (!(error instanceof GenerationError)) this.logger.error(`Task ${taskId}: ${(error as Error).stack ?? String(error)}`);
       await this.finish(task, 'failed', { error: message });
       return;
+    } finally {
+      clearTimeout(deadline);
+      clearInterval(watch);
     }
     const outputs = await this.unitOfWork.run(async () => {
       const current = await this.tasks.find(taskId, { forUpdate: true });

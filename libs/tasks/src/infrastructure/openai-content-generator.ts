@@ -109,11 +109,14 @@ export class OpenAiContentGenerator extends ContentGenerator {
         });
         const text = await response.text();
         if (response.ok) {
+          let parsed: unknown;
           try {
-            return JSON.parse(text) as ChatCompletion;
+            parsed = JSON.parse(text);
           } catch {
             throw new GenerationError('The model server answered with something that is not JSON');
           }
+          if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new GenerationError('The model returned malformed output: the answer is not a chat completion object');
+          return parsed as ChatCompletion;
         }
         problem = `the model server answered HTTP ${response.status}${errorMessage(text)}`;
         if (response.status !== 429 && response.status < 500) throw new GenerationError(`${capitalise(problem)}`);
@@ -121,7 +124,7 @@ export class OpenAiContentGenerator extends ContentGenerator {
         if (Number.isFinite(header) && header > 0) retryAfterMs = Math.min(header * 1000, 30_000);
       } catch (error) {
         if (error instanceof GenerationError) throw error;
-        if (signal.aborted) throw new GenerationError('The task ran out of time (AI_TASK_TIMEOUT_MS) or was cancelled');
+        if (signal.aborted) throw stopped(signal);
         problem = (error as Error).name === 'TimeoutError' ? `the model server did not answer within ${this.config.ai.requestTimeoutMs} ms` : `the model server could not be reached (${(error as Error).message})`;
       }
       if (attempt >= this.config.ai.maxRetries) throw new GenerationError(`${capitalise(problem)}, after ${attempt + 1} attempt(s)`, true);
@@ -146,13 +149,25 @@ function errorMessage(text: string): string {
   }
 }
 
+/** Why the task's signal stopped a model call: the reason it was aborted with (time limit or cancellation). */
+function stopped(signal: AbortSignal): GenerationError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof GenerationError) return reason;
+  if (reason instanceof Error && reason.name === 'TimeoutError') return new GenerationError('The task ran longer than AI_TASK_TIMEOUT_MS');
+  return new GenerationError('The task was stopped: cancelled, or past AI_TASK_TIMEOUT_MS');
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    const onAbort = () => {
       clearTimeout(timer);
-      reject(new GenerationError('The task ran out of time (AI_TASK_TIMEOUT_MS) or was cancelled'));
-    }, { once: true });
+      reject(stopped(signal));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 }
 

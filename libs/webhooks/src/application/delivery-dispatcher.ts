@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { JobName, JobQueue } from '#core';
+import { JobName, JobQueue, withTimeout } from '#core';
 
 /** Attempts per job on the queue: the delivery row, not the queue, decides when to give up (see DeliverWebhookUseCase). */
 const QUEUE_ATTEMPTS = 100_000;
@@ -16,6 +16,19 @@ export class DeliveryDispatcher {
   private stalled = false;
 
   constructor(private readonly jobs: JobQueue) {}
+
+  /**
+   * Queues a delivery that may still have a job from before (e.g. a retry scheduled before its endpoint was
+   * disabled): that job is dropped first, so the new attempt runs now rather than at the old retry time.
+   */
+  async requeue(deliveryId: string): Promise<boolean> {
+    try {
+      await withTimeout(this.jobs.remove(JobName.DeliverWebhook, deliveryId), ENQUEUE_TIMEOUT_MS, 'the job queue did not answer in time');
+    } catch (error) {
+      this.logger.warn(`Could not drop the earlier job of delivery ${deliveryId}: ${(error as Error).message}`);
+    }
+    return this.enqueue([deliveryId]);
+  }
 
   async enqueue(deliveryIds: readonly string[]): Promise<boolean> {
     if (deliveryIds.length === 0) return true;

@@ -210,7 +210,7 @@ export class RetryWebhookDeliveryUseCase {
         throw new InvalidStateError(`Webhook delivery ${deliveryId} is pending already`);
       }
     });
-    await this.dispatcher.enqueue([deliveryId]);
+    await this.dispatcher.requeue(deliveryId);
     return (await this.deliveries.find(endpointId, deliveryId))!;
   }
 }

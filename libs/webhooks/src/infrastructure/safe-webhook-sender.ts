@@ -39,7 +39,8 @@ export class SafeWebhookSender extends WebhookSender implements OnApplicationShu
       return {
         status: response.status,
         retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
-        excerpt: response.body.length > 0 ? response.body.toString('utf8') : null,
+        // A multi-byte character cut at the 1 KiB limit would decode as U+FFFD: dropped.
+        excerpt: response.body.length > 0 ? response.body.toString('utf8').replace(response.truncated ? /\uFFFD$/ : /$^/, '') : null,
         error: null,
         durationMs: elapsed(),
       };

@@ -179,13 +179,14 @@ export class SqlWebhookDeliveryRepository extends WebhookDeliveryRepository {
   }
 
   async markFailure(deliveryId: string, outcome: AttemptOutcome, nextRetryAt: Date | null): Promise<void> {
-    await this.tx.query(
+    const updated = await this.tx.query<{ id: string }>(
       `UPDATE webhook_deliveries SET status = $5, attempts = attempts + 1, response_status = $2, error = $3,
          next_retry_at = $4, due_at = $4, updated_at = $6
-       WHERE id = $1 AND status = 'pending'`,
+       WHERE id = $1 AND status = 'pending' RETURNING id`,
       [deliveryId, outcome.responseStatus, outcome.error, nextRetryAt, nextRetryAt ? 'pending' : 'failed', outcome.attemptedAt],
     );
-    await this.recordAttempt(deliveryId, outcome);
+    // A delivery no longer pending (its endpoint was disabled meanwhile) keeps its count and history as they are.
+    if (updated.length > 0) await this.recordAttempt(deliveryId, outcome);
   }
 
   async failPending(endpointId: string, error: string, at: Date): Promise<number> {
