@@ -58,4 +58,12 @@ export {
 export { GetUserImageUseCase, type UserImage } from './images/application/get-user-image.use-case.js';
 export { ASSET_PATH_PREFIX } from './images/domain/image-source.js';
 export { detectImageType, type ImageType } from './images/domain/image-type.js';
-export { articleView, type ArticleView, collectionView, contentField, sectionView } from './shared/application/resource-views.js';
+export {
+  articleView,
+  type ArticleView,
+  collectionTranslationView,
+  collectionView,
+  contentField,
+  sectionTranslationView,
+  sectionView,
+} from './shared/application/resource-views.js';

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { type Collection, type CollectionTranslation, TRANSLATION_STATUSES, collectionView } from '#content';
+import { type Collection, type CollectionTranslation, TRANSLATION_STATUSES, collectionView, collectionTranslationView } from '#content';
 import { CursorPageOf } from '../common/page.response.js';
 
 export class CollectionTranslationResponse {
@@ -28,17 +28,9 @@ export class CollectionTranslationResponse {
   updatedAt: string;
 
   static from(t: CollectionTranslation): CollectionTranslationResponse {
-    return {
-      id: t.id,
-      collectionId: t.collectionId,
-      language: t.language,
-      title: t.title,
-      subtitle: t.subtitle,
-      status: t.status,
-      createdAt: t.createdAt.toISOString(),
-      updatedAt: t.updatedAt.toISOString(),
-    };
+    return collectionTranslationView(t);
   }
+
 }
 
 export class CollectionResponse {

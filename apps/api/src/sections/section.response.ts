@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { type Section, type SectionTranslation, TRANSLATION_STATUSES, sectionView } from '#content';
+import { type Section, type SectionTranslation, TRANSLATION_STATUSES, sectionView, sectionTranslationView } from '#content';
 import { CursorPageOf } from '../common/page.response.js';
 
 export class SectionTranslationResponse {
@@ -25,16 +25,9 @@ export class SectionTranslationResponse {
   updatedAt: string;
 
   static from(t: SectionTranslation): SectionTranslationResponse {
-    return {
-      id: t.id,
-      sectionId: t.sectionId,
-      language: t.language,
-      name: t.name,
-      status: t.status,
-      createdAt: t.createdAt.toISOString(),
-      updatedAt: t.updatedAt.toISOString(),
-    };
+    return sectionTranslationView(t);
   }
+
 }
 
 export class SectionResponse {

@@ -1,6 +1,6 @@
 import type { ArticleRecord, ContentFormat } from '../../articles/application/article.repository.js';
-import type { Collection } from '../../collections/domain/collection.js';
-import type { Section } from '../../sections/domain/section.js';
+import type { Collection, CollectionTranslation } from '../../collections/domain/collection.js';
+import type { Section, SectionTranslation } from '../../sections/domain/section.js';
 
 // The JSON shape of each resource as the API returns it. The HTTP layer and the events (whose `data` is the
 // resource as the API returns it) both use these, so a webhook payload and a GET never disagree.
@@ -65,16 +65,20 @@ export function collectionView(collection: Collection) {
     shortId: c.shortId,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
-    translations: c.translations.map((t) => ({
-      id: t.id,
-      collectionId: t.collectionId,
-      language: t.language,
-      title: t.title,
-      subtitle: t.subtitle,
-      status: t.status,
-      createdAt: t.createdAt.toISOString(),
-      updatedAt: t.updatedAt.toISOString(),
-    })),
+    translations: c.translations.map(collectionTranslationView),
+  };
+}
+
+export function collectionTranslationView(t: CollectionTranslation) {
+  return {
+    id: t.id,
+    collectionId: t.collectionId,
+    language: t.language,
+    title: t.title,
+    subtitle: t.subtitle,
+    status: t.status,
+    createdAt: t.createdAt.toISOString(),
+    updatedAt: t.updatedAt.toISOString(),
   };
 }
 
@@ -88,14 +92,18 @@ export function sectionView(section: Section) {
     position: s.position,
     createdAt: s.createdAt.toISOString(),
     updatedAt: s.updatedAt.toISOString(),
-    translations: s.translations.map((t) => ({
-      id: t.id,
-      sectionId: t.sectionId,
-      language: t.language,
-      name: t.name,
-      status: t.status,
-      createdAt: t.createdAt.toISOString(),
-      updatedAt: t.updatedAt.toISOString(),
-    })),
+    translations: s.translations.map(sectionTranslationView),
+  };
+}
+
+export function sectionTranslationView(t: SectionTranslation) {
+  return {
+    id: t.id,
+    sectionId: t.sectionId,
+    language: t.language,
+    name: t.name,
+    status: t.status,
+    createdAt: t.createdAt.toISOString(),
+    updatedAt: t.updatedAt.toISOString(),
   };
 }
