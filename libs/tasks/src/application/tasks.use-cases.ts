@@ -20,7 +20,7 @@ import {
   withTimeout,
 } from '#core';
 import { assertCancellable, assertDecidable, isFinished, type Targets, type Task, type TaskOutput, titleFromInstruction } from '../domain/task.js';
-import { ContentGenerator, GenerationError } from './content-generator.port.js';
+import { ContentGenerator, GenerationError, type GenerationResult } from './content-generator.port.js';
 import { asDocument, TaskContent } from './task-content.js';
 import { TaskRepository } from './task.repository.js';
 import { taskView } from './task-views.js';
@@ -75,8 +75,10 @@ export class CreateTaskUseCase {
       createdByScopes: principal.granted,
       createdAt: this.clock.now(),
     });
+    // Read before queueing: the 202 shows the task as created (queued), whatever a worker does next.
+    const created = (await this.tasks.find(id))!;
     await enqueueRun(this.jobs, id, this.logger);
-    return (await this.tasks.find(id))!;
+    return created;
   }
 }
 
@@ -203,6 +205,35 @@ export class RunTaskUseCase {
   async execute(taskId: string, lastAttempt: boolean): Promise<void> {
     const task = await this.tasks.claim(taskId, this.clock.now());
     if (!task) return;
+    // A run that got as far as storing outputs (then died) resumes from them rather than generating again, so a
+    // re-run never duplicates outputs nor applies them twice.
+    let outputs = await this.tasks.outputs(taskId);
+    if (outputs.length === 0) {
+      const generated = await this.generate(task, lastAttempt);
+      if (!generated) return;
+      const stored = await this.unitOfWork.run(async () => {
+        const current = await this.tasks.find(taskId, { forUpdate: true });
+        if (!current || current.status !== 'running') return null;
+        const saved = await this.tasks.replaceOutputs(taskId, generated.changes, this.clock.now());
+        await this.tasks.setStatus(taskId, 'running', this.clock.now(), { title: generated.title || titleFromInstruction(task.instruction), generator: this.generator.name });
+        return saved;
+      });
+      if (!stored) return;
+      outputs = stored;
+    }
+    // Applied before the task completes: whoever sees `completed` sees the outputs' final status too.
+    if (task.autoApply) await this.autoApply(task, outputs.filter((o) => o.status === 'proposed'));
+    await this.unitOfWork.run(async () => {
+      const current = await this.tasks.find(taskId, { forUpdate: true });
+      if (!current || current.status !== 'running') return;
+      await this.tasks.setStatus(taskId, 'completed', this.clock.now(), { error: null, title: titleFromInstruction(task.instruction), generator: this.generator.name });
+      await this.record('task.completed', taskId);
+    });
+  }
+
+  /** The generator's answer, or null when the run ended otherwise (cancelled, or failed and recorded as such). */
+  private async generate(task: Task, lastAttempt: boolean): Promise<GenerationResult | null> {
+    const taskId = task.id;
     // One signal for the run: aborted at the time limit, or soon after the task is cancelled (checked every 2 s),
     // so a model call in flight stops instead of holding a worker slot.
     const limit = this.config.ai.taskTimeoutMs;
@@ -212,13 +243,12 @@ export class RunTaskUseCase {
       void this.cancelled(taskId).then((cancelled) => cancelled && controller.abort(new GenerationError('The task was cancelled')), () => undefined);
     }, 2_000);
     const signal = controller.signal;
-    let result;
     try {
       const createsInside = !task.targetArticleId && /^(?:please\s+)?(?:write|draft|create|add|make|document)\b/i.test(task.instruction);
       const target = await this.content.target(task, createsInside);
       const related = await this.content.related(task.instruction, RELATED_ARTICLES, target?.kind === 'article' ? target.id : null);
-      if (await this.cancelled(taskId)) return;
-      result = await this.generator.generate({
+      if (await this.cancelled(taskId)) return null;
+      const result = await this.generator.generate({
         instruction: task.instruction,
         target,
         collectionId: task.targetCollectionId,
@@ -227,26 +257,18 @@ export class RunTaskUseCase {
         signal,
       });
       if (signal.aborted) throw signal.reason instanceof GenerationError ? signal.reason : new GenerationError(`The task ran longer than AI_TASK_TIMEOUT_MS (${limit} ms)`);
+      return result;
     } catch (error) {
-      if (await this.cancelled(taskId)) return;
+      if (await this.cancelled(taskId)) return null;
       if (error instanceof GenerationError && error.retryable && !lastAttempt) throw error;
       const message = error instanceof GenerationError ? error.message : `The task failed: ${(error as Error).message}`;
       if (!(error instanceof GenerationError)) this.logger.error(`Task ${taskId}: ${(error as Error).stack ?? String(error)}`);
       await this.finish(task, 'failed', { error: message });
-      return;
+      return null;
     } finally {
       clearTimeout(deadline);
       clearInterval(watch);
     }
-    const outputs = await this.unitOfWork.run(async () => {
-      const current = await this.tasks.find(taskId, { forUpdate: true });
-      if (!current || current.status !== 'running') return null;
-      const stored = await this.tasks.replaceOutputs(taskId, result.changes, this.clock.now());
-      await this.tasks.setStatus(taskId, 'completed', this.clock.now(), { error: null, title: result.title || titleFromInstruction(task.instruction), generator: this.generator.name });
-      await this.record('task.completed', taskId);
-      return stored;
-    });
-    if (outputs && task.autoApply) await this.autoApply(task, outputs);
   }
 
   private async autoApply(task: Task, outputs: readonly TaskOutput[]): Promise<void> {

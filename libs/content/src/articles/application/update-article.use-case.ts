@@ -58,7 +58,9 @@ export class UpdateArticleUseCase {
           await this.drafts.write(article, title, content ?? base.content, principal.keyId, now);
           draftWritten = true;
         }
-        if (command.slug === undefined && !article.customSlug && title !== base.title) {
+        // A generated slug follows the title while the article is not live; a live article keeps its URL until a
+        // slug is given explicitly (a draft's title must not move the published page).
+        if (command.slug === undefined && !article.customSlug && title !== base.title && article.status !== 'published') {
           article.setSlug(await this.slugs.generate(title, article.id), false, now);
         }
       }
