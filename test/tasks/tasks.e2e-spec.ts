@@ -695,6 +695,18 @@ describe('tasks (builtin generator, jobs in process)', () => {
       }
       expect((await t.http.post(`/v1/tasks/${UNKNOWN_TASK}/cancel`).set(bearer(writer))).status).toBe(404);
     });
+
+    it('the outputs of a task cancelled after they were stored are discarded: apply and reject are 409', async () => {
+      const done = await run({ instruction: 'Create a section called Cancelled midway' });
+      const output = done.outputs![0]!;
+      // The state a cancel leaves when it lands between storing the outputs and completing the task.
+      await rows("UPDATE tasks SET status = 'cancelled' WHERE id = $1", [done.id]);
+      for (const verb of ['apply', 'reject'] as const) {
+        const res = await decide(done.id, output.id, verb, 409);
+        expect(res.body).toMatchObject({ code: 'invalid_state', error: expect.stringContaining('cancelled') });
+      }
+      expect((await getTask(done.id)).outputs![0]).toMatchObject({ status: 'proposed', appliedAt: null });
+    });
   });
 
   describe('an API process that runs no jobs (the task waits on Redis), then a job runner on the same database', () => {

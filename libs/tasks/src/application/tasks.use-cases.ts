@@ -5,6 +5,7 @@ import {
   checkOffsetRequest,
   Clock,
   EventOutbox,
+  InvalidStateError,
   JobName,
   JobQueue,
   newId,
@@ -174,8 +175,12 @@ export class DecideTaskOutputUseCase {
   }
 
   private async locked(taskId: string, outputId: string): Promise<TaskOutput> {
+    const task = await this.tasks.find(taskId, { forUpdate: true });
+    if (!task) throw new NotFoundError('Task', taskId);
     const output = await this.tasks.output(taskId, outputId, { forUpdate: true });
     if (!output) throw new NotFoundError('Task output', outputId);
+    // Outputs of a task cancelled (or failed) while running are discarded: only a completed task's can be decided.
+    if (task.status !== 'completed') throw new InvalidStateError(`Task ${taskId} is ${task.status}; only the outputs of a completed task can be applied or rejected`);
     assertDecidable(output);
     return output;
   }
