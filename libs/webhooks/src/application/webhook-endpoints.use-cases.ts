@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, type CursorPage, type CursorRequest, InvalidStateError, newId, NotFoundError, Paginator, TransactionHost, UnitOfWork } from '#core';
+import { Clock, type CursorPage, type CursorRequest, InvalidStateError, NotFoundError, Paginator, UnitOfWork } from '#core';
 import { type DeliveryStatus, type DeliveryAttempt, type WebhookDelivery } from '../domain/webhook-delivery.js';
 import { WebhookEndpoint } from '../domain/webhook-endpoint.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
@@ -222,7 +222,6 @@ export class SendTestWebhookUseCase {
     private readonly finder: WebhookEndpointFinder,
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly dispatcher: DeliveryDispatcher,
-    private readonly transactions: TransactionHost,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -231,17 +230,8 @@ export class SendTestWebhookUseCase {
     const deliveryId = await this.unitOfWork.run(async () => {
       const endpoint = await this.finder.get(endpointId, true);
       if (!endpoint.enabled) throw new InvalidStateError(`Webhook endpoint ${endpointId} is disabled; enable it first`);
-      const now = this.clock.now();
-      const eventId = newId('evt');
-      const data = webhookEndpointView(endpoint);
       // Relayed at once: a test event goes to this endpoint only, not to every subscriber of "*".
-      await this.transactions.query('INSERT INTO outbox_events (id, type, data, occurred_at, relayed_at) VALUES ($1, $2, $3, $4, $4)', [
-        eventId,
-        'webhook.test',
-        JSON.stringify(data),
-        now,
-      ]);
-      return this.deliveries.createDirect(endpointId, eventId, 'webhook.test', now);
+      return this.deliveries.createTestDelivery(endpointId, webhookEndpointView(endpoint), this.clock.now());
     });
     await this.dispatcher.enqueue([deliveryId]);
     return deliveryId;

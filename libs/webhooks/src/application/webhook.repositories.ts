@@ -42,8 +42,8 @@ export abstract class WebhookDeliveryRepository {
    * per enabled endpoint subscribed to each, and marks the events relayed. The new deliveries' IDs.
    */
   abstract relayBatch(limit: number, at: Date): Promise<{ events: number; deliveryIds: string[] }>;
-  /** One event for one endpoint, relayed at once (test deliveries). */
-  abstract createDirect(endpointId: string, eventId: string, eventType: string, at: Date): Promise<string>;
+  /** A webhook.test event for one endpoint only (recorded as relayed) and its delivery; the delivery's ID. */
+  abstract createTestDelivery(endpointId: string, data: object, at: Date): Promise<string>;
   abstract work(deliveryId: string): Promise<DeliveryWork | null>;
   abstract find(endpointId: string, deliveryId: string): Promise<WebhookDelivery | null>;
   /** Newest first. */

@@ -114,12 +114,14 @@ export class SqlWebhookDeliveryRepository extends WebhookDeliveryRepository {
     return { events: events.length, deliveryIds: ids };
   }
 
-  async createDirect(endpointId: string, eventId: string, eventType: string, at: Date): Promise<string> {
+  async createTestDelivery(endpointId: string, data: object, at: Date): Promise<string> {
+    const eventId = newId('evt');
     const id = newId('whdl');
+    await this.tx.query('INSERT INTO outbox_events (id, type, data, occurred_at, relayed_at) VALUES ($1, $2, $3, $4, $4)', [eventId, 'webhook.test', JSON.stringify(data), at]);
     await this.tx.query(
       `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, status, attempts, created_at, due_at, updated_at)
-       VALUES ($1, $2, $3, $4, 'pending', 0, $5, $5, $5)`,
-      [id, endpointId, eventId, eventType, at],
+       VALUES ($1, $2, $3, 'webhook.test', 'pending', 0, $4, $4, $4)`,
+      [id, endpointId, eventId, at],
     );
     return id;
   }
