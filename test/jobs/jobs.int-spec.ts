@@ -150,6 +150,29 @@ class CountingPruneProcessor extends JobProcessor<JobName.PruneIdempotencyKeys> 
   }
 }
 
+/** Processors for the jobs these suites do not exercise, so a job-running module starts (each job name needs one). */
+@ProcessesJob(JobName.DeliverWebhook)
+class IdleDeliverWebhookProcessor extends JobProcessor<JobName.DeliverWebhook> {
+  async handle(): Promise<void> {}
+}
+
+@ProcessesJob(JobName.PruneWebhookDeliveries)
+class IdlePruneWebhookDeliveriesProcessor extends JobProcessor<JobName.PruneWebhookDeliveries> {
+  async handle(): Promise<void> {}
+}
+
+@ProcessesJob(JobName.RunTask)
+class IdleRunTaskProcessor extends JobProcessor<JobName.RunTask> {
+  async handle(): Promise<void> {}
+}
+
+@ProcessesJob(JobName.RecoverTasks)
+class IdleRecoverTasksProcessor extends JobProcessor<JobName.RecoverTasks> {
+  async handle(): Promise<void> {}
+}
+
+const OTHER_JOBS = [IdleDeliverWebhookProcessor, IdlePruneWebhookDeliveriesProcessor, IdleRunTaskProcessor, IdleRecoverTasksProcessor];
+
 async function compileModule(
   config: AppConfig,
   providers: Array<Type<unknown>>,
@@ -270,7 +293,7 @@ describe('InlineJobQueue (processor level)', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'hc-jobs-'));
-    moduleRef = await compileModule(configFor(database.url, dataDir), [ScriptedProcessor, CountingPruneProcessor]);
+    moduleRef = await compileModule(configFor(database.url, dataDir), [ScriptedProcessor, CountingPruneProcessor, ...OTHER_JOBS]);
     await moduleRef.init();
     queue = moduleRef.get(InlineJobQueue);
     processor = moduleRef.get(ScriptedProcessor);
@@ -415,7 +438,7 @@ describe('BullmqJobQueue (processor level)', () => {
     database = await createTestDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'hc-jobs-'));
     namespace = createRedisNamespace();
-    moduleRef = await compileModule(configFor(database.url, dataDir, namespace.prefix), [ScriptedProcessor, CountingPruneProcessor]);
+    moduleRef = await compileModule(configFor(database.url, dataDir, namespace.prefix), [ScriptedProcessor, CountingPruneProcessor, ...OTHER_JOBS]);
     await moduleRef.init();
     jobs = moduleRef.get(JobQueue);
     queue = moduleRef.get<Queue>(getQueueToken(JobName.RecordKeyUsage), { strict: false });
