@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { NO_LIMITS } from '../support/articles.js';
 import { type ChatCompletionsServer, type ChatRequest, refusedBaseUrl, replies, type Responder, startChatCompletionsServer } from '../support/chat-completions-server.js';
+import type { Task } from '../support/tasks.js';
 
 /**
  * AI tasks end to end with AI_PROVIDER=openai (CONTRACT §7): the real API, jobs run in process, against a local
@@ -16,38 +17,6 @@ const TASK_ID = /^tsk_[0-9A-HJKMNP-TV-Z]{26}$/;
 const TASK_TIMEOUT_MS = 3_000;
 
 type Json = Record<string, unknown>;
-
-interface TaskOutput {
-  id: string;
-  kind: string;
-  operation: string;
-  status: string;
-  title: string;
-  targetArticleId: string | null;
-  targetCollectionId: string | null;
-  targetSectionId: string | null;
-  appliedAt: string | null;
-  error: string | null;
-}
-
-interface Task {
-  id: string;
-  title: string | null;
-  status: string;
-  instruction: string;
-  targetArticleId: string | null;
-  targetCollectionId: string | null;
-  targetSectionId: string | null;
-  autoApply: boolean;
-  generator: string | null;
-  error: string | null;
-  attempts: number;
-  createdAt: string;
-  updatedAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  outputs: TaskOutput[];
-}
 
 /** Status and body only, so a failed expectation prints something readable. */
 function outcome(res: { status: number; body: unknown }): { status: number; body: unknown } {

@@ -7,6 +7,7 @@ import { RecoverTasksUseCase, RunTaskUseCase } from '#tasks';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { NO_LIMITS } from '../support/articles.js';
 import { TEST_REDIS_URL } from '../support/env.js';
+import type { Task, TaskOutput } from '../support/tasks.js';
 
 /**
  * AI tasks end to end with the default, offline builtin generator (CONTRACT §7): create (202, validation), the
@@ -53,38 +54,6 @@ const TASK_KEYS = [
   'updatedAt',
 ];
 const OUTPUT_KEYS = ['appliedAt', 'error', 'id', 'kind', 'operation', 'status', 'targetArticleId', 'targetCollectionId', 'targetSectionId', 'title'];
-
-interface TaskOutput {
-  id: string;
-  kind: string;
-  operation: string;
-  status: string;
-  title: string;
-  targetArticleId: string | null;
-  targetCollectionId: string | null;
-  targetSectionId: string | null;
-  appliedAt: string | null;
-  error: string | null;
-}
-
-interface Task {
-  id: string;
-  title: string | null;
-  status: string;
-  instruction: string;
-  targetArticleId: string | null;
-  targetCollectionId: string | null;
-  targetSectionId: string | null;
-  autoApply: boolean;
-  generator: string | null;
-  error: string | null;
-  attempts: number;
-  createdAt: string;
-  updatedAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  outputs: TaskOutput[];
-}
 
 interface OutputDetail extends TaskOutput {
   markdown: string;

@@ -6,6 +6,7 @@ import type { Response } from 'supertest';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { NO_LIMITS } from '../support/articles.js';
 import { eventually, type ReceivedRequest, startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import type { Delivery } from '../support/webhooks.js';
 
 /**
  * The delivery pipeline end to end (CONTRACT §9): an article write records an event in its transaction, the relay
@@ -38,28 +39,6 @@ interface Endpoint {
   lastFailureAt: string | null;
   disabledAt: string | null;
   secret?: string;
-}
-
-interface Attempt {
-  attempt: number;
-  attemptedAt: string;
-  responseStatus: number | null;
-  durationMs: number;
-  error: string | null;
-  responseExcerpt: string | null;
-}
-
-interface Delivery {
-  id: string;
-  eventType: string;
-  status: 'pending' | 'success' | 'failed';
-  responseStatus: number | null;
-  attempts: number;
-  error: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-  nextRetryAt: string | null;
-  attemptHistory?: Attempt[];
 }
 
 interface Payload {

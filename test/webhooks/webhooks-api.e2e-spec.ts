@@ -5,6 +5,7 @@ import type { Response } from 'supertest';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { NO_LIMITS } from '../support/articles.js';
 import { eventually, type ReceivedRequest, startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import type { Delivery } from '../support/webhooks.js';
 
 /**
  * Every /v1/webhooks route over HTTP (CONTRACT §9): endpoints, secrets and their rotation, delivery records,
@@ -77,28 +78,6 @@ interface Endpoint {
   updatedAt: string;
   secret?: string;
   deliveries?: Delivery[];
-}
-
-interface Attempt {
-  attempt: number;
-  attemptedAt: string;
-  responseStatus: number | null;
-  durationMs: number;
-  error: string | null;
-  responseExcerpt: string | null;
-}
-
-interface Delivery {
-  id: string;
-  eventType: string;
-  status: 'pending' | 'success' | 'failed';
-  responseStatus: number | null;
-  attempts: number;
-  error: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-  nextRetryAt: string | null;
-  attemptHistory?: Attempt[];
 }
 
 /** Status and body only, so a failed expectation prints something readable. */

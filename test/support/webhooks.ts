@@ -1,0 +1,22 @@
+/** Webhook delivery resources as the API returns them. */
+export interface Attempt {
+  attempt: number;
+  attemptedAt: string;
+  responseStatus: number | null;
+  durationMs: number;
+  error: string | null;
+  responseExcerpt: string | null;
+}
+
+export interface Delivery {
+  id: string;
+  eventType: string;
+  status: 'pending' | 'success' | 'failed';
+  responseStatus: number | null;
+  attempts: number;
+  error: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+  nextRetryAt: string | null;
+  attemptHistory?: Attempt[];
+}
