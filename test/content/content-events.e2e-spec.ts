@@ -449,6 +449,23 @@ describe('content events (transactional outbox)', () => {
       expect(types(same.events)).toEqual([]);
     });
 
+    it('moving a collection into another section records collection.updated for it and each nested collection carried along', async () => {
+      const from = (await createSection('Tree from')).id as string;
+      const to = (await createSection('Tree to')).id as string;
+      const root = await createCollection({ title: 'Tree root', sectionId: from });
+      const child = await createCollection({ title: 'Tree child', parentCollectionId: root.id });
+      const grandchild = await createCollection({ title: 'Tree grandchild', parentCollectionId: child.id });
+      const { events } = await write(() => t.http.post(`/v1/collections/${root.id}/move`).set(bearer(admin)).send({ section_id: to }), 200);
+      expect(types(events)).toEqual(['collection.updated', 'collection.updated', 'collection.updated']);
+      const ids = [root.id, child.id, grandchild.id] as string[];
+      expect(events.map((e) => (e.data as { id: string }).id).sort()).toEqual([...ids].sort());
+      for (const event of events) {
+        const id = (event.data as { id: string }).id;
+        expect(event.data).toEqual(await getCollection(id));
+        expect(event.data).toMatchObject({ sectionId: to });
+      }
+    });
+
     it('PUT translation → collection.updated with its translations', async () => {
       const collection = await createCollection({ title: 'Translated' });
       const { events } = await write(() => t.http.put(`/v1/collections/${collection.id}/translations/fr`).set(bearer(admin)).send({ title: 'Traduit' }), 201);

@@ -33,7 +33,7 @@ export abstract class CollectionRepository {
   /** IDs from `id` up to its root: [id, parent, grandparent, ...]. */
   abstract lineage(id: string): Promise<string[]>;
   /** Sets the section of every collection below `id` (a subtree moves as one). */
-  abstract setSectionOfDescendants(id: string, sectionId: string | null, at: Date): Promise<void>;
+  abstract setSectionOfDescendants(id: string, sectionId: string | null, at: Date): Promise<string[]>;
   /** Serialises tree changes until the current transaction ends, so concurrent moves cannot form a cycle. */
   abstract lockTree(): Promise<void>;
 }

@@ -45,8 +45,10 @@ export class MoveCollectionUseCase {
       const moved = placement.sectionId !== collection.sectionId || placement.parentCollectionId !== collection.parentCollectionId;
       collection.moveTo(placement.sectionId, placement.parentCollectionId, now);
       await this.collections.update(collection);
-      await this.collections.setSectionOfDescendants(id, placement.sectionId, now);
+      const carried = await this.collections.setSectionOfDescendants(id, placement.sectionId, now);
       if (moved) await this.events.collection('collection.updated', collection);
+      // Nested collections follow their parent into its section: each one changed is updated too.
+      for (const descendant of carried) await this.events.collection('collection.updated', await this.getCollection.execute(descendant));
       return collection;
     });
   }

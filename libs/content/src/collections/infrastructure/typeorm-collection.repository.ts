@@ -78,17 +78,19 @@ export class TypeOrmCollectionRepository extends CollectionRepository {
     return rows.map((row) => row.id);
   }
 
-  async setSectionOfDescendants(id: string, sectionId: string | null, at: Date): Promise<void> {
-    await this.tx.manager.query(
+  async setSectionOfDescendants(id: string, sectionId: string | null, at: Date): Promise<string[]> {
+    const rows = await this.tx.query<{ id: string }>(
       `WITH RECURSIVE down(id, depth) AS (
          SELECT id, 1 FROM collections WHERE parent_collection_id = $1
          UNION ALL
          SELECT c.id, down.depth + 1 FROM collections c JOIN down ON c.parent_collection_id = down.id WHERE down.depth < 1000
        )
        UPDATE collections SET section_id = $2, updated_at = $3
-       WHERE id IN (SELECT id FROM down) AND section_id IS DISTINCT FROM $2`,
+       WHERE id IN (SELECT id FROM down) AND section_id IS DISTINCT FROM $2
+       RETURNING id`,
       [id, sectionId, at],
     );
+    return rows.map((row) => row.id).sort();
   }
 
   async lockTree(): Promise<void> {
