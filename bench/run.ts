@@ -113,17 +113,26 @@ function serviceEnv(databaseUrl: string, dataDir: string): Record<string, string
   };
 }
 
+/** A key minted by the built CLI against the service's database: `scopes`, or a legacy full-access key. */
+function createKey(env: Record<string, string>, scopes: string | 'legacy'): string {
+  const args = scopes === 'legacy' ? ['--legacy'] : ['--scopes', scopes];
+  const created = execFileSync(process.execPath, [CLI, 'api-keys', 'create', '--name', 'bench', ...args, '--json'], { env: { ...process.env, ...env } }).toString();
+  return (JSON.parse(created) as { key: string }).key;
+}
+
+/** The URL a started API printed, on 127.0.0.1 (autocannon and fetch resolve localhost to ::1 first). */
+function baseUrlOf(api: { match: RegExpMatchArray }): string {
+  return api.match[1]!.replace('//localhost:', '//127.0.0.1:');
+}
+
 async function benchCollections(): Promise<{ ratio: number }> {
   const url = await recreateDatabase('hc_bench');
   const dataDir = mkdtempSync(join(tmpdir(), 'hc-bench-'));
   const env = serviceEnv(url, dataDir);
   const api = await startProcess(API, [], env, READY);
-  const base = api.match[1]!.replace('//localhost:', '//127.0.0.1:');
+  const base = baseUrlOf(api);
   try {
-    const created = execFileSync(process.execPath, [CLI, 'api-keys', 'create', '--name', 'bench', '--scopes', 'content:read,content:write', '--json'], {
-      env: { ...process.env, ...env },
-    }).toString();
-    const key = (JSON.parse(created) as { key: string }).key;
+    const key = createKey(env, 'content:read,content:write');
     process.stdout.write(`Seeding ${COLLECTIONS} collections…\n`);
     await seed(base, key);
     const path = '/v1/collections?page_size=100';
@@ -195,10 +204,9 @@ async function benchArticles(): Promise<void> {
   const count = Number(process.env.BENCH_ARTICLES ?? 10_000);
   const env = serviceEnv(url, dataDir);
   const api = await startProcess(API, [], env, READY);
-  const base = api.match[1]!.replace('//localhost:', '//127.0.0.1:');
+  const base = baseUrlOf(api);
   try {
-    const created = execFileSync(process.execPath, [CLI, 'api-keys', 'create', '--name', 'bench', '--legacy', '--json'], { env: { ...process.env, ...env } }).toString();
-    const key = (JSON.parse(created) as { key: string }).key;
+    const key = createKey(env, 'legacy');
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const sections = (await call(base, key, 'GET', '/v1/sections')) as { results: Array<{ id: string }> };
     const sectionId = sections.results[0]!.id;
@@ -317,12 +325,9 @@ async function benchImages(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hc-bench-images-'));
   const env = serviceEnv(url, dataDir);
   const api = await startProcess(API, [], env, READY);
-  const base = api.match[1]!.replace('//localhost:', '//127.0.0.1:');
+  const base = baseUrlOf(api);
   try {
-    const created = execFileSync(process.execPath, [CLI, 'api-keys', 'create', '--name', 'bench', '--scopes', 'content:read,content:write', '--json'], {
-      env: { ...process.env, ...env },
-    }).toString();
-    const key = (JSON.parse(created) as { key: string }).key;
+    const key = createKey(env, 'content:read,content:write');
     const sections = (await call(base, key, 'GET', '/v1/sections')) as { results: Array<{ id: string }> };
     const sectionId = sections.results[0]!.id;
     const dataUrls = Array.from({ length: 5 }, () => `data:image/png;base64,${fakePng(200 * 1024).toString('base64')}`);
@@ -409,12 +414,11 @@ async function benchWebhooks(): Promise<void> {
     await api.stop();
     throw error;
   });
-  const base = api.match[1]!.replace('//localhost:', '//127.0.0.1:');
+  const base = baseUrlOf(api);
   const db = new pg.Client({ connectionString: url });
   await db.connect();
   try {
-    const created = execFileSync(process.execPath, [CLI, 'api-keys', 'create', '--name', 'bench', '--legacy', '--json'], { env: { ...process.env, ...env } }).toString();
-    const key = (JSON.parse(created) as { key: string }).key;
+    const key = createKey(env, 'legacy');
     const sections = (await call(base, key, 'GET', '/v1/sections')) as { results: Array<{ id: string }> };
     const sectionId = sections.results[0]!.id;
     const endpoints = 1000;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Response } from 'supertest';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { NO_LIMITS } from '../support/articles.js';
-import { assetPathOf, dataUrl, type ImageServer, JPEG, sha256, startImageServer, uniquePng } from '../support/image-server.js';
+import { assetPathOf, binary, dataUrl, type ImageServer, JPEG, sha256, srcsOf, startImageServer, uniquePng } from '../support/image-server.js';
 import { startTestS3, type TestS3 } from '../support/s3.js';
 
 jest.setTimeout(60_000);
@@ -17,20 +17,6 @@ function outcome(res: { status: number; body: unknown }): { status: number; body
 
 function imageDoc(...srcs: string[]): Json {
   return { type: 'doc', content: [{ type: 'paragraph', content: srcs.map((src) => ({ type: 'image', attrs: { src, alt: 'picture', title: null } })) }] };
-}
-
-function srcsOf(node: unknown): string[] {
-  if (Array.isArray(node)) return node.flatMap(srcsOf);
-  if (node === null || typeof node !== 'object') return [];
-  const { type, attrs, content } = node as { type?: string; attrs?: { src?: string }; content?: unknown };
-  return [...(type === 'image' && attrs?.src !== undefined ? [attrs.src] : []), ...srcsOf(content ?? [])];
-}
-
-function binary(res: Response, callback: (error: Error | null, body: Buffer) => void): void {
-  const stream = res as unknown as NodeJS.ReadableStream;
-  const chunks: Buffer[] = [];
-  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  stream.on('end', () => callback(null, Buffer.concat(chunks)));
 }
 
 /** The bucket key of an asset path. */

@@ -5,7 +5,7 @@ import pg from 'pg';
 import type { Response } from 'supertest';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { NO_LIMITS } from '../support/articles.js';
-import { assetPathOf, dataUrl, GIF, HTML, type ImageServer, JPEG, PNG, sha256, startImageServer, SVG, uniquePng, WEBP } from '../support/image-server.js';
+import { assetPathOf, binary, dataUrl, GIF, HTML, type ImageServer, JPEG, PNG, sha256, srcsOf, startImageServer, SVG, uniquePng, WEBP } from '../support/image-server.js';
 
 jest.setTimeout(60_000);
 
@@ -34,22 +34,6 @@ function imageDoc(...srcs: string[]): Json {
 
 function imageMarkdown(...srcs: string[]): string {
   return `# Images\n\nSee ${srcs.map((src, i) => `![shot ${i}](${src})`).join(' and ')}.\n`;
-}
-
-/** Every image src of a stored document, in document order. */
-function srcsOf(node: unknown): string[] {
-  if (Array.isArray(node)) return node.flatMap(srcsOf);
-  if (node === null || typeof node !== 'object') return [];
-  const { type, attrs, content } = node as { type?: string; attrs?: { src?: string }; content?: unknown };
-  return [...(type === 'image' && attrs?.src !== undefined ? [attrs.src] : []), ...srcsOf(content ?? [])];
-}
-
-/** A body parser that keeps the raw bytes of any response. */
-function binary(res: Response, callback: (error: Error | null, body: Buffer) => void): void {
-  const stream = res as unknown as NodeJS.ReadableStream;
-  const chunks: Buffer[] = [];
-  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  stream.on('end', () => callback(null, Buffer.concat(chunks)));
 }
 
 let counter = 0;

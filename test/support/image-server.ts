@@ -1,3 +1,4 @@
+import type { Response } from 'supertest';
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -184,4 +185,20 @@ export async function startImageServer(options: ImageServerOptions = {}): Promis
       await closed;
     },
   };
+}
+
+/** Every image src of a stored document, in document order. */
+export function srcsOf(node: unknown): string[] {
+  if (Array.isArray(node)) return node.flatMap(srcsOf);
+  if (node === null || typeof node !== 'object') return [];
+  const { type, attrs, content } = node as { type?: string; attrs?: { src?: string }; content?: unknown };
+  return [...(type === 'image' && attrs?.src !== undefined ? [attrs.src] : []), ...srcsOf(content ?? [])];
+}
+
+/** A body parser that keeps the raw bytes of any response. */
+export function binary(res: Response, callback: (error: Error | null, body: Buffer) => void): void {
+  const stream = res as unknown as NodeJS.ReadableStream;
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  stream.on('end', () => callback(null, Buffer.concat(chunks)));
 }

@@ -43,6 +43,7 @@ import { CollectionOrmEntity, CollectionTranslationOrmEntity } from './collectio
 import { TypeOrmCollectionRepository } from './collections/infrastructure/typeorm-collection.repository.js';
 import { CurrentHelpdesk } from './helpdesk/application/current-helpdesk.js';
 import { ContentEvents } from './shared/application/content-events.js';
+import { GetPublishedArticleUseCase, ListPublishedArticlesUseCase } from './articles/application/published-articles.use-cases.js';
 import { ArticleImages } from './images/application/article-images.js';
 import { GetUserImageUseCase } from './images/application/get-user-image.use-case.js';
 import { RemoteImageFetcher } from './images/application/remote-image-fetcher.port.js';
@@ -102,6 +103,8 @@ const useCases = [
   MissingTranslationsUseCase,
   SearchArticlesUseCase,
   GetUserImageUseCase,
+  ListPublishedArticlesUseCase,
+  GetPublishedArticleUseCase,
 ];
 
 /** Helpdesk, sections, collections and articles. Creates the helpdesk on the first start of a deployment. */

@@ -67,3 +67,4 @@ export {
   sectionTranslationView,
   sectionView,
 } from './shared/application/resource-views.js';
+export { GetPublishedArticleUseCase, ListPublishedArticlesUseCase } from './articles/application/published-articles.use-cases.js';

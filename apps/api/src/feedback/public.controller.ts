@@ -1,23 +1,20 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
-import { AppConfig, Principal, Public, RateLimit } from '#core';
-import { GetArticleUseCase, ListArticlesUseCase } from '#content';
+import { AppConfig, Public, RateLimit } from '#core';
+import { GetPublishedArticleUseCase, ListPublishedArticlesUseCase } from '#content';
 import { feedbackView, SubmitFeedbackUseCase } from '#feedback';
 import { ArticlePage, ArticleResponse } from '../articles/article.response.js';
 import { ErrorResponse } from '../common/error.response.js';
 import { PublicArticlesQuery, SubmitFeedbackRequest } from './feedback.request.js';
 import { FeedbackResponse } from './feedback.response.js';
 
-/** How a reader sees the help center: published articles only. */
-const READER = new Principal('public', ['content:read']);
-
 /** What a public help center front end uses, without a key: published articles (HTML) and reader feedback. */
 @ApiTags('Public')
 @Controller('public/articles')
 export class PublicController {
   constructor(
-    private readonly listArticles: ListArticlesUseCase,
-    private readonly getArticle: GetArticleUseCase,
+    private readonly listArticles: ListPublishedArticlesUseCase,
+    private readonly getArticle: GetPublishedArticleUseCase,
     private readonly submit: SubmitFeedbackUseCase,
     private readonly config: AppConfig,
   ) {}
@@ -27,10 +24,7 @@ export class PublicController {
   @ApiOperation({ summary: 'List published articles (public)', description: 'No key. Published articles only, newest first, HTML; filters collection_id and section_id.' })
   @ApiOkResponse({ type: ArticlePage })
   async list(@Query() query: PublicArticlesQuery): Promise<ArticlePage> {
-    const page = await this.listArticles.execute(
-      { pageSize: query.page_size, startCursor: query.start_cursor, status: 'published', collectionId: query.collection_id, sectionId: query.section_id, format: 'html' },
-      READER,
-    );
+    const page = await this.listArticles.execute({ pageSize: query.page_size, startCursor: query.start_cursor, collectionId: query.collection_id, sectionId: query.section_id });
     return { ...page, results: page.results.map((r) => ArticleResponse.from(r, 'html', this.config.http.publicUrl)) };
   }
 
@@ -39,7 +33,7 @@ export class PublicController {
   @ApiOperation({ summary: 'Get a published article (public)', description: 'No key. 404 unless the article is published.' })
   @ApiOkResponse({ type: ArticleResponse })
   async get(@Param('id') id: string): Promise<ArticleResponse> {
-    return ArticleResponse.from(await this.getArticle.execute(id, 'html', READER), 'html', this.config.http.publicUrl);
+    return ArticleResponse.from(await this.getArticle.execute(id), 'html', this.config.http.publicUrl);
   }
 
   @Post(':id/feedback')

@@ -1,16 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, type CursorPage, type CursorRequest, EventOutbox, newId, NotFoundError, Paginator, Principal, UnitOfWork, ValidationError } from '#core';
-import { GetArticleUseCase, GetHelpdeskUseCase } from '#content';
+import { GetArticleUseCase, GetHelpdeskUseCase, GetPublishedArticleUseCase } from '#content';
 import { type FeedbackEntry, type FeedbackType, type HelpCenterUser, MAX_FEEDBACK_LENGTH, normaliseEmail } from '../domain/feedback.js';
 import { type FeedbackFilter, FeedbackRepository, type FeedbackSummary, HelpCenterUserRepository } from './feedback.repository.js';
 import { feedbackView } from './feedback-views.js';
 
 export const USERS_LIST = 'help_center_users';
 export const FEEDBACK_LIST = 'feedback';
-/** How a reader sees articles: published ones only. */
-const READER = new Principal('public', ['content:read']);
-/** Sees every article; the summary then refuses trashed ones (their feedback is kept, not summarised). */
-const SERVICE = new Principal('service', null);
 
 @Injectable()
 export class CreateHelpCenterUserUseCase {
@@ -92,7 +88,7 @@ export interface SubmitFeedbackCommand {
 export class SubmitFeedbackUseCase {
   constructor(
     private readonly entries: FeedbackRepository,
-    private readonly articles: GetArticleUseCase,
+    private readonly articles: GetPublishedArticleUseCase,
     private readonly helpdesk: GetHelpdeskUseCase,
     private readonly outbox: EventOutbox,
     private readonly unitOfWork: UnitOfWork,
@@ -103,7 +99,7 @@ export class SubmitFeedbackUseCase {
     const text = command.feedback.trim();
     if (text.length === 0 || text.length > MAX_FEEDBACK_LENGTH) throw ValidationError.field('feedback', `feedback must be 1 to ${MAX_FEEDBACK_LENGTH} characters`);
     const email = command.email ? normaliseEmail(command.email) : null;
-    const article = await this.articles.execute(articleId, 'json', READER);
+    const article = await this.articles.execute(articleId);
     const helpdeskId = (await this.helpdesk.execute()).id;
     return this.unitOfWork.run(async () => {
       const now = this.clock.now();
@@ -163,7 +159,8 @@ export class FeedbackSummaryUseCase {
   ) {}
 
   async execute(articleId: string): Promise<FeedbackSummary> {
-    const article = await this.articles.execute(articleId, 'json', SERVICE);
+    // Every article but trashed ones (their feedback is kept, not summarised).
+    const article = await this.articles.execute(articleId, 'json', Principal.service());
     if (article.props.status === 'trashed') throw new NotFoundError('Article', articleId);
     return this.entries.summary(articleId);
   }

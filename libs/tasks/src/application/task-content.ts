@@ -18,8 +18,6 @@ import {
 import type { Targets, TaskOutput } from '../domain/task.js';
 import type { GenerationTarget, RelatedArticle } from './content-generator.port.js';
 
-/** Reads for the service itself (the task worker): every article, whatever its status. */
-const SERVICE = new Principal('service', null);
 const STOP_WORDS = new Set(
   'a an and are about add article articles be by create draft for from guide how in into is it make new of on or our page please section that the this to update we what when where which with write you your'.split(' '),
 );
@@ -45,7 +43,7 @@ export class TaskContent {
 
   /** 400 for targets that do not exist (or more than one kind of update target). */
   async checkTargets(targets: Targets): Promise<void> {
-    if (targets.targetArticleId) await this.articles.execute(targets.targetArticleId, 'json', SERVICE).catch(rethrowAs('targetArticleId'));
+    if (targets.targetArticleId) await this.articles.execute(targets.targetArticleId, 'json', Principal.service()).catch(rethrowAs('targetArticleId'));
     if (targets.targetCollectionId) await this.collections.execute(targets.targetCollectionId).catch(rethrowAs('targetCollectionId'));
     if (targets.targetSectionId) await this.sections.execute(targets.targetSectionId).catch(rethrowAs('targetSectionId'));
   }
@@ -59,7 +57,7 @@ export class TaskContent {
       const id = targets.targetArticleId;
       const draft = await this.drafts.execute(id, 'markdown').catch(() => null);
       if (draft) return { kind: 'article', id, title: draft.title, markdown: String(draft.content) };
-      const record = await this.articles.execute(id, 'markdown', SERVICE);
+      const record = await this.articles.execute(id, 'markdown', Principal.service());
       return { kind: 'article', id, title: record.title, markdown: String(record.content ?? '') };
     }
     if (createsInside) return null;
@@ -82,7 +80,7 @@ export class TaskContent {
     const hits = page.results.filter((hit) => hit.articleId !== exclude).slice(0, limit);
     const related: RelatedArticle[] = [];
     for (const hit of hits) {
-      const record = await this.articles.execute(hit.articleId, 'markdown', SERVICE).catch(() => null);
+      const record = await this.articles.execute(hit.articleId, 'markdown', Principal.service()).catch(() => null);
       if (record) related.push({ id: hit.articleId, title: record.title, url: articleView(record, 'markdown', this.config.http.publicUrl).url, markdown: String(record.content ?? '') });
     }
     return related;

@@ -15,7 +15,7 @@ export abstract class TaskRepository {
   /** Replaces the task's outputs (a retried run never duplicates them). */
   abstract replaceOutputs(taskId: string, changes: readonly ProposedChange[], at: Date): Promise<TaskOutput[]>;
   abstract decideOutput(outputId: string, status: 'applied' | 'rejected' | 'failed', at: Date, fields?: { error?: string | null; created?: Partial<Pick<TaskOutput, 'targetArticleId' | 'targetCollectionId' | 'targetSectionId'>> }): Promise<void>;
-  /** Running tasks started before `before` (their worker died) and queued tasks created before it (their job may be lost). */
-  abstract stale(before: Date, limit: number): Promise<Array<{ id: string; status: TaskStatus }>>;
+  /** Running tasks started before `runningBefore` (their worker died) and queued tasks untouched since `queuedBefore` (their job may be lost). */
+  abstract stale(runningBefore: Date, queuedBefore: Date, limit: number): Promise<string[]>;
   abstract requeue(id: string, at: Date): Promise<void>;
 }

@@ -326,13 +326,11 @@ export class RecoverTasksUseCase {
 
   async execute(): Promise<number> {
     const now = this.clock.now();
-    const staleRunning = await this.tasks.stale(new Date(now.getTime() - this.config.ai.taskTimeoutMs - 60_000), 100);
-    const staleQueued = (await this.tasks.stale(new Date(now.getTime() - 60_000), 100)).filter((t) => t.status === 'queued');
-    const ids = new Set([...staleRunning.map((t) => t.id), ...staleQueued.map((t) => t.id)]);
+    const ids = await this.tasks.stale(new Date(now.getTime() - this.config.ai.taskTimeoutMs - 60_000), new Date(now.getTime() - 60_000), 200);
     for (const id of ids) {
       await this.tasks.requeue(id, now);
       await enqueueRun(this.jobs, id, this.logger);
     }
-    return ids.size;
+    return ids.length;
   }
 }

@@ -99,12 +99,13 @@ export class SqlTaskRepository extends TaskRepository {
     );
   }
 
-  async stale(before: Date, limit: number): Promise<Array<{ id: string; status: TaskStatus }>> {
-    return this.tx.query<{ id: string; status: TaskStatus }>(
-      `SELECT id, status FROM tasks WHERE (status = 'running' AND started_at < $1) OR (status = 'queued' AND updated_at < $1)
-       ORDER BY created_at LIMIT $2`,
-      [before, limit],
+  async stale(runningBefore: Date, queuedBefore: Date, limit: number): Promise<string[]> {
+    const rows = await this.tx.query<{ id: string }>(
+      `SELECT id FROM tasks WHERE (status = 'running' AND started_at < $1) OR (status = 'queued' AND updated_at < $2)
+       ORDER BY created_at LIMIT $3`,
+      [runningBefore, queuedBefore, limit],
     );
+    return rows.map((row) => row.id);
   }
 
   async requeue(id: string, at: Date): Promise<void> {

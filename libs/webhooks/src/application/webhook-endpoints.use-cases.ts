@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, type CursorPage, type CursorRequest, InvalidStateError, NotFoundError, Paginator, UnitOfWork } from '#core';
-import { type DeliveryStatus, type DeliveryAttempt, type WebhookDelivery } from '../domain/webhook-delivery.js';
+import { type DeliveryAttempt, type DeliveryStatus, ENDPOINT_DISABLED, type WebhookDelivery } from '../domain/webhook-delivery.js';
 import { WebhookEndpoint } from '../domain/webhook-endpoint.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { WebhookUrlPolicy } from './webhook-sender.port.js';
@@ -128,7 +128,7 @@ export class SetWebhookEnabledUseCase {
       if (enabled) endpoint.enable(now);
       else endpoint.disable(now);
       await this.endpoints.update(endpoint);
-      if (!enabled) await this.deliveries.failPending(id, 'endpoint disabled', now);
+      if (!enabled) await this.deliveries.failPending(id, ENDPOINT_DISABLED, now);
       return endpoint;
     });
   }

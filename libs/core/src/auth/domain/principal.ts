@@ -13,6 +13,16 @@ export class Principal {
     this.scopes = effectiveScopes(granted);
   }
 
+  /** The service itself (a worker reading content for a task, a check of an article's existence): every scope. */
+  static service(): Principal {
+    return new Principal('service', null);
+  }
+
+  /** An anonymous reader of the public help center: published content only. */
+  static reader(): Principal {
+    return new Principal('public', ['content:read']);
+  }
+
   has(scope: Scope): boolean {
     return this.scopes.has(scope);
   }
