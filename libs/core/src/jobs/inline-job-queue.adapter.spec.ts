@@ -127,6 +127,33 @@ describe('InlineJobQueue', () => {
     expect(harness().queue).toBeInstanceOf(JobQueue);
   });
 
+  describe('remove', () => {
+    it('drops a delayed job so it never runs, and frees its ID for a job that runs at once', async () => {
+      const { queue, calls } = harness();
+      await queue.add(KEY_USAGE, { keyId: 'late', usedAt: '2026-11-22T10:00:00.000Z' }, { jobId: 'job-1', delayMs: 60_000 });
+      await queue.remove(KEY_USAGE, 'job-1');
+      await queue.add(KEY_USAGE, { keyId: 'now', usedAt: '2026-11-22T10:00:00.000Z' }, { jobId: 'job-1' });
+      await advance();
+      expect(calls.map((c) => (c.payload as { keyId: string }).keyId)).toEqual(['now']);
+      await advance(120_000);
+      expect(calls).toHaveLength(1);
+    });
+
+    it('drops a waiting job whose processor is busy, and ignores unknown IDs', async () => {
+      const gate = deferred();
+      const { queue, calls } = harness({ [KEY_USAGE]: { handle: () => gate.promise, concurrency: 1 } });
+      await queue.add(KEY_USAGE, { keyId: 'first', usedAt: '2026-11-22T10:00:00.000Z' }, { jobId: 'a' });
+      await queue.add(KEY_USAGE, { keyId: 'second', usedAt: '2026-11-22T10:00:00.000Z' }, { jobId: 'b' });
+      await advance();
+      await queue.remove(KEY_USAGE, 'b');
+      await queue.remove(KEY_USAGE, 'nope');
+      gate.resolve();
+      await advance();
+      await queue.whenIdle();
+      expect(calls.map((c) => (c.payload as { keyId: string }).keyId)).toEqual(['first']);
+    });
+  });
+
   describe('running jobs', () => {
     it('runs an added job once, with attempt 1 and its job ID', async () => {
       const { queue, calls } = harness();
