@@ -221,7 +221,7 @@ describe("AuthGuard: a method's own declaration overrides its controller's", () 
 describe.each([
   ['PostgreSQL and BullMQ on Redis', { redis: true }],
   ['PostgreSQL and the in-process queue', {}],
-  ['embedded PGlite', { embedded: true }],
+  ['embedded PostgreSQL', { embedded: true }],
 ])('health probes (%s)', (_label, options) => {
   let t: TestApp;
 

@@ -8,7 +8,7 @@ import { childEnv, CLI, runNode, WORKER } from '../support/processes.js';
 
 /**
  * The same core flow on every way the service runs: PostgreSQL with jobs in process, PostgreSQL with Redis
- * (the API process plus a separate, real worker process), and embedded PGlite. Keys come from the built CLI.
+ * (the API process plus a separate, real worker process), and embedded PostgreSQL. Keys come from the built CLI.
  */
 
 jest.setTimeout(120_000);
@@ -65,10 +65,10 @@ const MODES: Mode[] = [
     },
   },
   {
-    mode: 'embedded PGlite, jobs in process',
+    mode: 'embedded PostgreSQL, jobs in process',
     async start() {
       const app = await startTestApp({ embedded: true });
-      // The CLI attaches to the PGlite server this app runs under its DATA_DIR.
+      // The CLI attaches to the embedded server this app runs under its DATA_DIR.
       return { app, cliEnv: { DATA_DIR: app.config.dataDir }, stop: () => app.close() };
     },
   },

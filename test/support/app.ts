@@ -12,7 +12,7 @@ import { createRedisNamespace } from './redis.js';
 export interface TestAppOptions {
   /** Jobs and rate-limit counters on Redis (under a prefix of this test file's own). */
   readonly redis?: boolean;
-  /** Embedded PGlite under a temporary data directory instead of a PostgreSQL test database. */
+  /** Embedded mode (the PostgreSQL server the service owns) under a temporary data directory instead of a test database. */
   readonly embedded?: boolean;
   /** Share another app's database (two API processes). */
   readonly databaseUrl?: string;

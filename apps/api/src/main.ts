@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { createLogger, CreateInitialApiKeyUseCase, loadConfigOrExit } from '#core';
+import { createLogger, CreateInitialApiKeyUseCase, EMBEDDED_POSTGRES_MAJOR, loadConfigOrExit } from '#core';
 import { createApiApp } from './bootstrap.js';
 
 /**
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   const lines = [
     `Help Center API listening on ${base}  (reference: ${base}/docs, OpenAPI: ${base}/v1/openapi.json)`,
     config.embedded
-      ? `Embedded mode: PostgreSQL (PGlite) under ${config.dataDir}/pg, ${config.redis.url ? 'jobs on Redis' : 'jobs in this process'}, images on local disk`
+      ? `Embedded mode: PostgreSQL ${EMBEDDED_POSTGRES_MAJOR} under ${config.dataDir}/postgres (log: ${config.dataDir}/postgres.log), ${config.redis.url ? 'jobs on Redis' : 'jobs in this process'}, images on local disk`
       : `Database: PostgreSQL (DATABASE_URL); jobs ${config.redis.url ? 'on Redis' : 'in this process'}`,
   ];
   if (initialKey) {

@@ -15,6 +15,7 @@ import { ConfigModule } from './config/config.module.js';
 import type { Migration } from './database/database.js';
 import { DatabaseModule } from './database/database.module.js';
 import { EventOutbox, OutboxSignal } from './events/event-outbox.js';
+import { OutboxNotifications } from './events/outbox-notifications.js';
 import { CheckReadinessUseCase } from './health/check-readiness.use-case.js';
 import { IdempotencyKeyOrmEntity } from './idempotency/idempotency-key.orm-entity.js';
 import { IdempotencyRepository } from './idempotency/idempotency.repository.js';
@@ -86,10 +87,11 @@ export class CoreModule {
         { provide: IdempotencyRepository, useClass: TypeOrmIdempotencyRepository },
         KeyUsageRecorder,
         OutboxSignal,
+        OutboxNotifications,
         EventOutbox,
         ...useCases,
       ],
-      exports: [ConfigModule, DatabaseModule, JobsModule, Clock, Paginator, RateLimiter, IdempotencyRepository, ObjectStorage, OutboxSignal, EventOutbox, ...useCases],
+      exports: [ConfigModule, DatabaseModule, JobsModule, Clock, Paginator, RateLimiter, IdempotencyRepository, ObjectStorage, OutboxSignal, OutboxNotifications, EventOutbox, ...useCases],
     };
   }
 }

@@ -50,7 +50,13 @@ export { type CursorRequest, Paginator } from './pagination/paginator.js';
 
 export { Database, type Migration, type OrmEntity, runMigrations } from './database/database.js';
 export { DatabaseModule } from './database/database.module.js';
-export { EmbeddedDatabaseLockedError, EmbeddedPostgres } from './database/embedded-postgres.js';
+export {
+  EmbeddedDatabaseLockedError,
+  EmbeddedDatabaseStartError,
+  EmbeddedPostgres,
+  LegacyEmbeddedDatabaseError,
+} from './database/embedded/embedded-postgres.js';
+export { EMBEDDED_POSTGRES_MAJOR, EmbeddedPostgresUnavailableError } from './database/embedded/postgres-binaries.js';
 export { TransactionHost, UnitOfWork } from './database/transaction.js';
 export { isUniqueViolation, isDatabaseUnavailable } from './database/pg-errors.js';
 export { columnList, type KeysetColumns, type KeysetList, readKeysetRows, selectColumns } from './database/keyset.js';
@@ -108,4 +114,5 @@ export { withTimeout } from './util/with-timeout.js';
 
 export { ALL_EVENTS, EVENT_TYPES, type EventType, isEventType } from './events/event-type.js';
 export { EventOutbox, OUTBOX_CHANNEL, OutboxSignal } from './events/event-outbox.js';
+export { OutboxNotifications } from './events/outbox-notifications.js';
 export { exitAfterShutdownDeadline } from './util/shutdown-deadline.js';

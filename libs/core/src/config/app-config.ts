@@ -17,9 +17,15 @@ export interface HttpConfig {
 }
 
 export interface DatabaseConfig {
-  /** null in embedded mode: PGlite under `dataDir/pg`. */
+  /** null in embedded mode: a PostgreSQL server owned by the service, its cluster under `dataDir/postgres`. */
   readonly url: string | null;
   readonly poolSize: number;
+  /** Longest a statement may run before PostgreSQL cancels it (migrations excepted). */
+  readonly statementTimeoutMs: number;
+  /** Longest wait for a connection: a new one to open, or a free one from the pool. */
+  readonly connectTimeoutMs: number;
+  /** Embedded mode started as root: the system account the server runs as (created when missing). */
+  readonly embeddedOsUser: string;
 }
 
 export interface RedisConfig {
@@ -125,7 +131,7 @@ export class AppConfig {
     Object.assign(this, fields);
   }
 
-  /** Embedded mode: no DATABASE_URL, so the service runs its own PGlite database. */
+  /** Embedded mode: no DATABASE_URL, so the service runs its own PostgreSQL server under DATA_DIR. */
   get embedded(): boolean {
     return this.database.url === null;
   }
@@ -158,6 +164,9 @@ export class AppConfig {
       database: {
         url: databaseUrl?.toString() ?? null,
         poolSize: readInt(env, 'DATABASE_POOL_SIZE', 10, { min: 1, max: 200 }),
+        statementTimeoutMs: readInt(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, { min: 100, max: 3_600_000 }),
+        connectTimeoutMs: readInt(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, { min: 100, max: 300_000 }),
+        embeddedOsUser: readEmbeddedOsUser(env),
       },
       redis: { url: redisUrl?.toString() ?? null, prefix: redisPrefix },
       appSecret: secret ?? readOrCreateSecret(dataDir),
@@ -228,6 +237,12 @@ function readStorage(env: Env, dataDir: string): StorageConfig {
       forcePathStyle: readBool(env, 'S3_FORCE_PATH_STYLE', false),
     },
   };
+}
+
+function readEmbeddedOsUser(env: Env): string {
+  const name = readString(env, 'EMBEDDED_POSTGRES_USER', 'postgres');
+  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(name)) throw new ConfigError('EMBEDDED_POSTGRES_USER', 'must be a system account name such as postgres');
+  return name;
 }
 
 /** A comma-separated list of CIDR ranges such as `10.0.0.0/8,fd00::/8`. */

@@ -1,7 +1,8 @@
+import { Logger } from '@nestjs/common';
 import type pg from 'pg';
-import { DataSource, type EntityManager, type EntitySchema, type MixedList } from 'typeorm';
+import { DataSource, type EntityManager, type EntitySchema, MigrationExecutor, type MixedList } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
-import { EmbeddedPostgres } from './embedded-postgres.js';
+import { EmbeddedPostgres } from './embedded/embedded-postgres.js';
 import { SnakeNamingStrategy } from './snake-naming.strategy.js';
 import { installTimestampParser } from './timestamp-parser.js';
 
@@ -23,29 +24,55 @@ export interface DatabaseOptions {
 }
 
 const MIGRATION_LOCK_ID = 724_311_001;
+const APPLICATION_NAME = 'help-center-api';
 
 /**
- * The one TypeORM data source of the process, over PostgreSQL (DATABASE_URL) or the embedded PGlite server.
- * Same driver, SQL and migrations in both modes.
+ * The one TypeORM data source of the process, over PostgreSQL: the server at DATABASE_URL, or in embedded mode the
+ * PostgreSQL server this process owns (or attaches to) under DATA_DIR. Same driver, SQL and migrations in both modes.
+ *
+ * Every connection carries a statement timeout and idle-in-transaction timeout, and waiting for a connection is
+ * bounded, so no request or background loop can wait on the database for good.
  */
 export class Database {
   private constructor(
     readonly dataSource: DataSource,
     private readonly embedded: EmbeddedPostgres | undefined,
+    private readonly clientConfig: pg.ClientConfig,
   ) {}
 
   static async connect(config: AppConfig, options: DatabaseOptions): Promise<Database> {
     installTimestampParser();
+    const logger = new Logger('Database');
     let embedded: EmbeddedPostgres | undefined;
-    let connection: { url: string } | { host: string; port: number; username: string; database: string };
+    let client: pg.ClientConfig;
     if (config.database.url) {
-      connection = { url: config.database.url };
+      client = { connectionString: config.database.url };
     } else {
-      // A few spare connections over the pool: CLI and worker processes may attach to this server.
-      embedded = new EmbeddedPostgres(config.dataDir, config.database.poolSize + 10);
+      embedded = new EmbeddedPostgres({
+        dataDir: config.dataDir,
+        // Room over this pool for an attached worker's pool, CLI runs and LISTEN connections.
+        maxConnections: Math.max(50, config.database.poolSize * 3 + 20),
+        osUser: config.database.embeddedOsUser,
+        log: (message) => logger.log(message),
+        onUnexpectedExit: (message) => {
+          logger.error(`${message}. Shutting down.`);
+          process.kill(process.pid, 'SIGTERM');
+        },
+      });
       const socket = await embedded.start({ attach: options.attachToRunningEmbedded });
-      connection = { host: socket.host, port: socket.port, username: socket.user, database: socket.database };
+      client = { host: socket.host, port: socket.port, user: socket.user, database: socket.database };
     }
+    const sessionSettings = {
+      statement_timeout: config.database.statementTimeoutMs,
+      idle_in_transaction_session_timeout: Math.max(config.database.statementTimeoutMs * 2, 60_000),
+      connectionTimeoutMillis: config.database.connectTimeoutMs,
+      keepAlive: true,
+      application_name: APPLICATION_NAME,
+    };
+    const connection =
+      'connectionString' in client && client.connectionString
+        ? { url: client.connectionString }
+        : { host: client.host as string, port: client.port, username: client.user, database: client.database };
     const dataSource = new DataSource({
       type: 'postgres',
       ...connection,
@@ -57,7 +84,7 @@ export class Database {
       migrationsRun: false,
       namingStrategy: new SnakeNamingStrategy(),
       poolSize: config.database.poolSize,
-      extra: { connectionTimeoutMillis: 5_000, application_name: 'help-center-api' },
+      extra: sessionSettings,
       logging: false,
     });
     try {
@@ -68,7 +95,15 @@ export class Database {
       await embedded?.stop();
       throw error;
     }
-    return new Database(dataSource, embedded);
+    return new Database(dataSource, embedded, { ...client, ...sessionSettings });
+  }
+
+  /**
+   * Settings for a connection of its own outside the pool (LISTEN), with the pool's timeouts. In embedded mode
+   * they point at the socket of the server this process owns or attached to.
+   */
+  connectionConfig(applicationName: string): pg.ClientConfig {
+    return { ...this.clientConfig, application_name: `${APPLICATION_NAME}:${applicationName}` };
   }
 
   get manager(): EntityManager {
@@ -88,17 +123,22 @@ export class Database {
 
 /**
  * Applies pending migrations under an advisory lock, so several processes starting at once
- * apply each migration exactly once. Returns the names applied.
+ * apply each migration exactly once. Returns the names applied. Migrations run on the locking session, without
+ * the pool's statement timeout (an index build on a large table may take longer).
  */
 export async function runMigrations(dataSource: DataSource): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   try {
     await runner.connect();
+    await runner.query('SET statement_timeout = 0');
     await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    const executor = new MigrationExecutor(dataSource, runner);
+    executor.transaction = 'each';
+    const applied = await executor.executePendingMigrations();
     return applied.map((migration) => migration.name);
   } finally {
     await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
+    await runner.query('RESET statement_timeout').catch(() => undefined);
     await runner.release();
   }
 }

@@ -12,7 +12,7 @@ export abstract class UnitOfWork {
 
 /**
  * The entity manager repositories must use: the current transaction's inside `UnitOfWork.run`,
- * the pool's otherwise. (With embedded PGlite another connection would wait for the open transaction.)
+ * the pool's otherwise.
  */
 interface TransactionScope {
   readonly manager: EntityManager;

@@ -544,7 +544,7 @@ describe('InlineJobQueue', () => {
       const { queue } = harness();
       await queue.add(PRUNE, {}, { delayMs: 60_000 });
       const idle = tracked(queue.whenIdle());
-      await queue.onApplicationShutdown();
+      await queue.beforeApplicationShutdown();
       await advance();
       expect(idle.settled).toBe(true);
     });
@@ -553,7 +553,7 @@ describe('InlineJobQueue', () => {
   describe('shutdown', () => {
     it('runs nothing added after shutdown', async () => {
       const { queue, calls } = harness();
-      await queue.onApplicationShutdown();
+      await queue.beforeApplicationShutdown();
       await queue.add(PRUNE, {});
       await queue.repeat(PRUNE, 1_000, {});
       await advance(10_000);
@@ -567,7 +567,7 @@ describe('InlineJobQueue', () => {
       await queue.add(KEY_USAGE, { keyId: 'a', usedAt: 'x' }, { backoff: { type: 'fixed', delayMs: 1_000 } });
       await advance();
       expect(calls).toHaveLength(1);
-      await queue.onApplicationShutdown();
+      await queue.beforeApplicationShutdown();
       await advance(60_000);
       expect(calls).toHaveLength(1);
     });
@@ -579,7 +579,7 @@ describe('InlineJobQueue', () => {
       await queue.add(PRUNE, {});
       await advance();
       expect(calls).toHaveLength(1);
-      const shutdown = tracked(queue.onApplicationShutdown());
+      const shutdown = tracked(queue.beforeApplicationShutdown());
       await advance();
       expect(shutdown.settled).toBe(false);
       gate.resolve();
@@ -594,7 +594,7 @@ describe('InlineJobQueue', () => {
       const { queue, calls } = harness({ [PRUNE]: { handle: () => gate.promise } });
       await queue.add(PRUNE, {}, { backoff: { type: 'fixed', delayMs: 1 } });
       await advance();
-      const shutdown = queue.onApplicationShutdown();
+      const shutdown = queue.beforeApplicationShutdown();
       gate.reject(new Error('interrupted'));
       await shutdown;
       await advance(60_000);
@@ -606,21 +606,21 @@ describe('InlineJobQueue', () => {
       await queue.repeat(PRUNE, 1_000, {});
       await advance(2_000 + TICK);
       expect(calls).toHaveLength(2);
-      await queue.onApplicationShutdown();
+      await queue.beforeApplicationShutdown();
       await advance(10_000);
       expect(calls).toHaveLength(2);
     });
 
     it('fails ping after shutdown (readiness)', async () => {
       const { queue } = harness();
-      await queue.onApplicationShutdown();
+      await queue.beforeApplicationShutdown();
       await expect(queue.ping()).rejects.toThrow(/shut down/);
     });
 
     it('can be shut down twice', async () => {
       const { queue } = harness();
-      await queue.onApplicationShutdown();
-      await expect(queue.onApplicationShutdown()).resolves.toBeUndefined();
+      await queue.beforeApplicationShutdown();
+      await expect(queue.beforeApplicationShutdown()).resolves.toBeUndefined();
     });
   });
 
@@ -636,7 +636,7 @@ describe('InlineJobQueue', () => {
       expect(calls.map((call) => call.at - (call.at % 1_000))).toEqual([1_000, 2_000, 3_000]);
       expect(calls.every((call) => call.at % 1_000 <= TICK)).toBe(true);
       expect(calls[0]!.context.jobId).toBe(`repeat:${PRUNE}`);
-      await queue.onApplicationShutdown();
+      await queue.beforeApplicationShutdown();
     });
 
     it('ignores a second schedule for the same name', async () => {
@@ -645,7 +645,7 @@ describe('InlineJobQueue', () => {
       await queue.repeat(PRUNE, 100, {});
       await advance(1_000 + TICK);
       expect(calls).toHaveLength(1);
-      await queue.onApplicationShutdown();
+      await queue.beforeApplicationShutdown();
     });
 
     it('does not pile up runs while one is still going', async () => {
@@ -657,7 +657,7 @@ describe('InlineJobQueue', () => {
       gate.resolve();
       await advance(1_000 + TICK);
       expect(calls).toHaveLength(2);
-      await queue.onApplicationShutdown();
+      await queue.beforeApplicationShutdown();
     });
   });
 });

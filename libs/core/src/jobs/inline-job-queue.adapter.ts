@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { JobName, type JobPayloads } from './job-name.js';
 import { DEFAULT_JOB_OPTIONS, type JobOptions, JobQueue, RetryLaterError, retryDelay } from './job-queue.port.js';
 import { JobProcessorRegistry } from './job-processor.registry.js';
@@ -18,7 +18,7 @@ interface PendingJob {
  * restart is also recorded in the database (outbox, task rows) and swept up again on start.
  */
 @Injectable()
-export class InlineJobQueue extends JobQueue implements OnApplicationShutdown {
+export class InlineJobQueue extends JobQueue implements BeforeApplicationShutdown {
   private readonly logger = new Logger('InlineJobQueue');
   private readonly timers = new Set<NodeJS.Timeout>();
   /** Delayed jobs by job ID (to remove one). */
@@ -93,7 +93,8 @@ export class InlineJobQueue extends JobQueue implements OnApplicationShutdown {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the database closes: running jobs finish, waiting ones are dropped (they are at-least-once work). */
+  async beforeApplicationShutdown(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
     for (const interval of this.intervals.values()) clearInterval(interval);

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AppConfig, Clock, UnitOfWork } from '#core';
+import { AppConfig, Clock, UnitOfWork, withTimeout } from '#core';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { WebhookDeliveryRepository } from './webhook.repositories.js';
 
@@ -17,7 +17,10 @@ export class OutboxRelay {
   private readonly logger = new Logger(OutboxRelay.name);
   private running: Promise<void> | null = null;
   private again = false;
-  private sweeping = false;
+  private sweeping: Promise<void> | null = null;
+  private stopped = false;
+  /** Runs not finished yet, including any a deadline gave up waiting for. */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
@@ -27,45 +30,86 @@ export class OutboxRelay {
     private readonly config: AppConfig,
   ) {}
 
+  /**
+   * How long one relay or sweep run may take before the next wake-up starts a new one. Every query is bounded by
+   * the statement timeout and queueing by its own timeout, so this only catches what those cannot (a run that
+   * never settles); the run left behind cannot relay an event twice (claims are row locks, SKIP LOCKED).
+   */
+  private get runDeadlineMs(): number {
+    return Math.max(60_000, this.config.database.statementTimeoutMs * 2);
+  }
+
   /** Relays everything waiting; a wake-up during a run makes the run go round once more. Never throws. */
   wake(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     if (this.running) {
       this.again = true;
       return this.running;
     }
-    this.running = (async () => {
-      try {
+    const run = this.track(
+      (async () => {
         do {
           this.again = false;
           await this.relayAll();
-        } while (this.again);
-      } catch (error) {
-        this.logger.warn(`Outbox relay: ${(error as Error).message}`);
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
+        } while (this.again && !this.stopped);
+      })(),
+    );
+    const running: Promise<void> = this.bounded(run, 'Outbox relay').finally(() => {
+      if (this.running === running) this.running = null;
+    });
+    this.running = running;
+    return running;
   }
 
-  /** The periodic safety net: relay anything a wake-up missed, and re-queue overdue pending deliveries. */
-  async sweep(): Promise<void> {
-    if (this.sweeping) return;
-    this.sweeping = true;
+  /** The periodic safety net: relay anything a wake-up missed, and re-queue overdue pending deliveries. Never throws. */
+  sweep(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.sweeping) return this.sweeping;
+    const run = this.track(
+      (async () => {
+        await this.wake();
+        const dueBefore = new Date(this.clock.now().getTime() - this.config.webhooks.sweepIntervalMs);
+        const overdue = await this.deliveries.overdue(dueBefore, SWEEP_BATCH);
+        if (overdue.length > 0) await this.dispatcher.enqueue(overdue);
+      })(),
+    );
+    const sweeping: Promise<void> = this.bounded(run, 'Webhook sweep').finally(() => {
+      if (this.sweeping === sweeping) this.sweeping = null;
+    });
+    this.sweeping = sweeping;
+    return sweeping;
+  }
+
+  /** No new runs; waits (up to `timeoutMs`) for those under way, so they finish before the database closes. */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    this.stopped = true;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.inFlight]),
+      new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+    ]);
+    clearTimeout(timer);
+  }
+
+  private track<T>(run: Promise<T>): Promise<T> {
+    this.inFlight.add(run);
+    const forget = () => this.inFlight.delete(run);
+    run.then(forget, forget);
+    return run;
+  }
+
+  /** The run's outcome, logged with its cause when it fails or outlives the deadline; never rejects. */
+  private async bounded(run: Promise<void>, what: string): Promise<void> {
     try {
-      await this.wake();
-      const dueBefore = new Date(this.clock.now().getTime() - this.config.webhooks.sweepIntervalMs);
-      const overdue = await this.deliveries.overdue(dueBefore, SWEEP_BATCH);
-      if (overdue.length > 0) await this.dispatcher.enqueue(overdue);
+      await withTimeout(run, this.runDeadlineMs, `a run did not finish within ${this.runDeadlineMs} ms; the next one starts afresh`);
     } catch (error) {
-      this.logger.warn(`Webhook sweep: ${(error as Error).message}`);
-    } finally {
-      this.sweeping = false;
+      this.logger.warn(`${what}: ${(error as Error).message}`);
     }
   }
 
   private async relayAll(): Promise<void> {
     for (;;) {
+      if (this.stopped) return;
       const batch = await this.unitOfWork.run(() => this.deliveries.relayBatch(BATCH, this.clock.now()));
       if (batch.events === 0) return;
       await this.dispatcher.enqueue(batch.deliveryIds);
