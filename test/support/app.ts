@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Logger } from 'pino';
 import supertest from 'supertest';
 import { AppConfig, CreateApiKeyUseCase, createLogger, type Scope, SCOPES } from '#core';
 import { createApiApp } from '../../apps/api/src/bootstrap.js';
@@ -20,6 +21,8 @@ export interface TestAppOptions {
   readonly redisPrefix?: string;
   readonly runsJobs?: boolean;
   readonly env?: Record<string, string>;
+  /** Where the app logs (silent when omitted). */
+  readonly logger?: Logger;
 }
 
 export interface TestApp {
@@ -55,7 +58,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.env,
   };
   const config = AppConfig.fromEnv(env);
-  const app = await createApiApp(config, { runsJobs: options.runsJobs ?? true, logger: createLogger('silent') });
+  const app = await createApiApp(config, { runsJobs: options.runsJobs ?? true, logger: options.logger ?? createLogger('silent') });
   await app.listen(0, '127.0.0.1');
   const url = await app.getUrl();
   const http = supertest(app.getHttpServer());
