@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { rssMiB, startProcess } from './processes.js';
+import { processTree, pssMiB, rssMiB, startProcess } from './processes.js';
 
 /**
  * `npm run bench`: measures, in one run and on this machine,
@@ -15,7 +15,8 @@ import { rssMiB, startProcess } from './processes.js';
  *     answering the same rows, as requests/s, p50/p99 and their ratio (target ≥ 0.5);
  *  2. articles (10 000 published, ~5 KB): POST rate, GET /v1/articles?page_size=100&format=html against the bare
  *     server (ratio >= 0.5), page 1 against page 100 (<= 1.2x), GET by ID p99, search p95 (<= 50 ms);
- *  3. embedded start-up: first start with initdb (target < 5 s), warm start (target < 2 s), idle RSS;
+ *  3. embedded start-up: first start with initdb (target < 5 s), warm start (target < 2 s), idle RSS of the Node
+ *     process (target < 200 MB) and of the PostgreSQL processes;
  *  4. images: one article with 50 references to 5 distinct 200 KB images as data URLs: time to write (first
  *     write stores, later ones find the objects), against the same article whose images are already hosted,
  *     and the number of objects stored (must be 5);
@@ -293,14 +294,26 @@ async function benchEmbeddedStart(): Promise<void> {
   try {
     const first = await startProcess(API, [], env, READY);
     await first.stop();
+    const warmStarts: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const again = await startProcess(API, [], env, READY);
+      warmStarts.push(again.readyAfterMs);
+      await again.stop();
+    }
     const warm = await startProcess(API, [], env, READY);
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const rss = rssMiB(warm.child.pid!);
+    const owner = JSON.parse(readFileSync(join(dataDir, 'postgres.json'), 'utf8')) as { postmasterPid: number };
+    const postgres = processTree(owner.postmasterPid);
+    const postgresRss = postgres.reduce((sum, pid) => sum + rssMiB(pid), 0);
+    const postgresPss = pssMiB(postgres);
     await warm.stop();
-    process.stdout.write('\nEmbedded mode (PGlite)\n');
+    const median = warmStarts.sort((a, b) => a - b)[1]!;
+    process.stdout.write('\nEmbedded mode (PostgreSQL server owned by the service)\n');
     process.stdout.write(`  first start, with initdb: ${first.readyAfterMs.toFixed(0)} ms  (target < 5000: ${first.readyAfterMs < 5000 ? 'met' : 'MISSED'})\n`);
-    process.stdout.write(`  warm start:               ${warm.readyAfterMs.toFixed(0)} ms  (target < 2000: ${warm.readyAfterMs < 2000 ? 'met' : 'MISSED'})\n`);
-    process.stdout.write(`  idle RSS after warm start: ${rss} MiB\n`);
+    process.stdout.write(`  warm start (median of 3): ${median.toFixed(0)} ms  (target < 2000: ${median < 2000 ? 'met' : 'MISSED'})\n`);
+    process.stdout.write(`  idle RSS of the Node process: ${rss} MiB  (target < 200: ${rss < 200 ? 'met' : 'MISSED'})\n`);
+    process.stdout.write(`  idle PostgreSQL, ${postgres.length} processes: ${postgresPss} MiB PSS (${postgresRss} MiB RSS summed, shared pages counted in each)\n`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
