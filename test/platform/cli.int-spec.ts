@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +8,7 @@ import pg from 'pg';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase, urlFor } from '../support/database.js';
 import { TEST_POSTGRES_URL } from '../support/env.js';
-import { CLI, type Run, runNode } from '../support/processes.js';
+import { childEnv, CLI, type Run, runNode } from '../support/processes.js';
 
 jest.setTimeout(60_000);
 
@@ -46,6 +47,23 @@ describe('CLI against PostgreSQL', () => {
     const { rows } = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys');
     return rows[0]!.n;
   }
+
+  it('`npm run --silent cli -- … --json`, as the README gives it, prints only the JSON on stdout (pipes into jq)', async () => {
+    const run = await new Promise<Run>((resolvePromise, reject) => {
+      const child = spawn('npm', ['run', '--silent', 'cli', '--', 'api-keys', 'create', '--name', 'npm', '--scopes', 'content:read', '--json'], {
+        env: childEnv(env),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+    });
+    expect(run.code).toBe(0);
+    expect(Object.keys(JSON.parse(run.stdout) as object)).toEqual(['id', 'key', 'scopes']);
+  }, 120_000);
 
   describe('api-keys create', () => {
     it('with --scopes and --json prints exactly { id, key, scopes } on stdout and nothing else', async () => {
