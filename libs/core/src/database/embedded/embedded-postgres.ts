@@ -391,7 +391,7 @@ export class EmbeddedPostgres {
 
   private async waitUntilReady(socketDir: string): Promise<void> {
     const deadline = Date.now() + READY_TIMEOUT_MS;
-    let lastError = '';
+    let lastError: string;
     for (;;) {
       const server = this.server!;
       if (server.exitCode !== null || server.signalCode !== null || !server.pid) {
