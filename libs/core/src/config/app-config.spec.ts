@@ -56,7 +56,7 @@ describe('AppConfig.fromEnv', () => {
         publicUrl: 'http://localhost:3000',
         staticUrl: 'http://localhost:3000/static',
       });
-      expect(config.database).toEqual({ url: null, poolSize: 10 });
+      expect(config.database).toEqual({ url: null, poolSize: 10, statementTimeoutMs: 30_000, connectTimeoutMs: 5_000, embeddedOsUser: 'postgres' });
       expect(config.embedded).toBe(true);
       expect(config.redis).toEqual({ url: null, prefix: 'hc' });
       expect(config.rateLimits).toEqual({ requestsPerMinute: 600, createArticlesPerHour: 60, publicFeedbackPerMinute: 10 });
@@ -112,6 +112,11 @@ describe('AppConfig.fromEnv', () => {
       expect(config.http.host).toBe('127.0.0.1');
       expect(config.rateLimits).toEqual({ requestsPerMinute: 1200, createArticlesPerHour: 5, publicFeedbackPerMinute: 1 });
       expect(config.database.poolSize).toBe(25);
+    });
+
+    it('reads the database timeouts and the embedded server account', () => {
+      const config = load({ DATABASE_STATEMENT_TIMEOUT_MS: '1500', DATABASE_CONNECT_TIMEOUT_MS: '250', EMBEDDED_POSTGRES_USER: 'hc-db' });
+      expect(config.database).toMatchObject({ statementTimeoutMs: 1500, connectTimeoutMs: 250, embeddedOsUser: 'hc-db' });
     });
 
     it('accepts the PORT bounds 0 and 65535', () => {
@@ -245,6 +250,12 @@ describe('AppConfig.fromEnv', () => {
       ['RATE_LIMIT_PUBLIC_FEEDBACK_PER_MINUTE', 'ten'],
       ['DATABASE_POOL_SIZE', '0'],
       ['DATABASE_POOL_SIZE', '201'],
+      ['DATABASE_STATEMENT_TIMEOUT_MS', '0'],
+      ['DATABASE_STATEMENT_TIMEOUT_MS', 'forever'],
+      ['DATABASE_CONNECT_TIMEOUT_MS', '-1'],
+      ['EMBEDDED_POSTGRES_USER', 'root; rm -rf /'],
+      ['EMBEDDED_POSTGRES_USER', 'Postgres'],
+      ['EMBEDDED_POSTGRES_USER', '-postgres'],
     ])('%s=%j', (variable, value) => {
       expectConfigError(() => load({ [variable]: value }), variable);
     });
