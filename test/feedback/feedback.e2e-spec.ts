@@ -144,8 +144,10 @@ describe('feedback', () => {
     return res;
   }
 
+  /** Leaves feedback without a key, then reads the stored entry as GET /v1/feedback shows it (the public answer is a receipt). */
   async function leave(articleId: string, body: Json = {}): Promise<Feedback> {
-    return (await submit(articleId, { type: 'positive', feedback: 'Helpful, thanks.', ...body })).body as Feedback;
+    const receipt = (await submit(articleId, { type: 'positive', feedback: 'Helpful, thanks.', ...body })).body as { id: string };
+    return listed({ id: receipt.id, articleId });
   }
 
   async function feedbackPage(query: Record<string, string | number>, key = analytics): Promise<Page<Feedback>> {
@@ -237,25 +239,38 @@ describe('feedback', () => {
   });
 
   describe('POST /v1/public/articles/{id}/feedback', () => {
-    it('without a key: 201 with the entry { id, articleId, articleTitle, type, feedback, email, resolved: false, createdAt, user }', async () => {
+    it('without a key: 201 with only the receipt { id, createdAt }; the entry { id, articleId, articleTitle, type, feedback, email, resolved: false, createdAt, user } is listed', async () => {
       const article = await publishedArticle({ title: uniqueTitle('Install the app') });
       const res = await submit(article.id, { type: 'negative', feedback: 'The screenshots are out of date.', email: 'Reader@Example.COM' });
-      expect(Object.keys(res.body)).toEqual(FEEDBACK_KEYS);
-      expect(res.body).toEqual({
-        id: expect.stringMatching(FEEDBACK_ID),
+      expect(res.body).toEqual({ id: expect.stringMatching(FEEDBACK_ID), createdAt: expect.stringMatching(ISO_MS) });
+      const entry = await listed({ id: res.body.id, articleId: article.id });
+      expect(Object.keys(entry)).toEqual(FEEDBACK_KEYS);
+      expect(entry).toEqual({
+        id: res.body.id,
         articleId: article.id,
         articleTitle: article.title,
         type: 'negative',
         feedback: 'The screenshots are out of date.',
         email: 'reader@example.com',
         resolved: false,
-        createdAt: expect.stringMatching(ISO_MS),
+        createdAt: res.body.createdAt,
         user: null,
       });
-      // Stored lowercase, and listed the same.
+      // Stored lowercase.
       const [row] = (await db.query('SELECT email, article_title, resolved FROM feedback WHERE id = $1', [res.body.id])).rows;
       expect(row).toEqual({ email: 'reader@example.com', article_title: article.title, resolved: false });
-      expect(await listed(res.body)).toEqual(res.body);
+    });
+
+    it('the public answer never tells whether an email belongs to a help center user (no lookup oracle)', async () => {
+      const article = await publishedArticle();
+      const known = await createUser(uniqueEmail('known'), 'Known Reader');
+      const fromKnown = await submit(article.id, { type: 'positive', feedback: 'Hi', email: known.email });
+      const fromStranger = await submit(article.id, { type: 'positive', feedback: 'Hi', email: uniqueEmail('stranger') });
+      for (const res of [fromKnown, fromStranger]) expect(Object.keys(res.body)).toEqual(['id', 'createdAt']);
+      expect(JSON.stringify(fromKnown.body)).not.toContain(known.id);
+      expect(JSON.stringify(fromKnown.body)).not.toContain('Known Reader');
+      // Those with analytics:read still see the match.
+      expect((await listed({ id: fromKnown.body.id, articleId: article.id })).user).toEqual({ id: known.id, name: 'Known Reader', email: known.email });
     });
 
     it('email is optional: omitted or null means anonymous (email null, user null)', async () => {
@@ -305,9 +320,9 @@ describe('feedback', () => {
       expect(await countFeedback()).toBe(before);
       const longest = 'é'.repeat(2500) + 'x'.repeat(2500);
       const res = await submit(article.id, { type: 'positive', feedback: longest });
-      expect(res.body.feedback).toBe(longest);
-      expect(res.body.feedback).toHaveLength(5000);
-      expect((await listed(res.body)).feedback).toBe(longest);
+      const stored = await listed({ id: res.body.id, articleId: article.id });
+      expect(stored.feedback).toBe(longest);
+      expect(stored.feedback).toHaveLength(5000);
     });
 
     it('an invalid email is 400 invalid_request naming email; unknown fields are 400; non-JSON is 415', async () => {
@@ -566,7 +581,7 @@ describe('feedback', () => {
   });
 
   describe('events', () => {
-    it('submission records feedback.created whose data is the entry as the API returned it', async () => {
+    it('submission records feedback.created whose data is the entry as GET /v1/feedback returns it', async () => {
       const article = await publishedArticle();
       const jane = await createUser(uniqueEmail('evented'), 'Evented');
       let res: Response | undefined;
@@ -574,9 +589,10 @@ describe('feedback', () => {
         res = await submit(article.id, { type: 'negative', feedback: 'Needs work', email: jane.email.toUpperCase() });
       });
       expect(events.map((e) => e.type)).toEqual(['feedback.created']);
-      expect(events[0]!.data).toEqual(res!.body);
-      // Same fields in the same order as the response.
-      expect(Object.keys(events[0]!.data)).toEqual(Object.keys(res!.body));
+      const entry = await listed({ id: res!.body.id, articleId: article.id });
+      expect(events[0]!.data).toEqual(entry);
+      // Same fields in the same order as the listed entry.
+      expect(Object.keys(events[0]!.data)).toEqual(Object.keys(entry));
       expect(events[0]!.data).toMatchObject({ user: { id: jane.id, name: 'Evented', email: jane.email } });
     });
 

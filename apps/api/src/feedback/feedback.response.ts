@@ -59,6 +59,19 @@ export class FeedbackResponse {
   user: FeedbackUserResponse | null;
 }
 
+/**
+ * What the public feedback endpoint answers: the receipt, nothing else. The stored entry (its matched help center
+ * user above all) is for keys with analytics:read; echoing it to anyone without a key would turn the form into an
+ * email lookup.
+ */
+export class PublicFeedbackResponse {
+  @ApiProperty({ example: 'fb_01JD3Q7W6S1X0Y2Z3A4B5C6D7E' })
+  id: string;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
 export class FeedbackPage extends CursorPageOf(FeedbackResponse, 'FeedbackPage') {}
 export class HelpCenterUserPage extends CursorPageOf(HelpCenterUserResponse, 'HelpCenterUserPage') {}
 

@@ -2,11 +2,11 @@ import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { AppConfig, Public, RateLimit } from '#core';
 import { GetPublishedArticleUseCase, ListPublishedArticlesUseCase } from '#content';
-import { feedbackView, SubmitFeedbackUseCase } from '#feedback';
+import { SubmitFeedbackUseCase } from '#feedback';
 import { ArticlePage, ArticleResponse } from '../articles/article.response.js';
 import { ErrorResponse } from '../common/error.response.js';
 import { PublicArticlesQuery, SubmitFeedbackRequest } from './feedback.request.js';
-import { FeedbackResponse } from './feedback.response.js';
+import { PublicFeedbackResponse } from './feedback.response.js';
 
 /** What a public help center front end uses, without a key: published articles (HTML) and reader feedback. */
 @ApiTags('Public')
@@ -41,11 +41,14 @@ export class PublicController {
   @RateLimit('publicFeedback')
   @ApiOperation({
     summary: 'Leave feedback on an article (public)',
-    description: 'No key; published articles only (404 otherwise); RATE_LIMIT_PUBLIC_FEEDBACK_PER_MINUTE per client IP (10). Matched to a help center user by email.',
+    description:
+      'No key; published articles only (404 otherwise); RATE_LIMIT_PUBLIC_FEEDBACK_PER_MINUTE per client IP (10). Matched to a help center user ' +
+      'by email. Answers only the receipt (id, createdAt): whether the email belongs to a help center user is never revealed without a key.',
   })
-  @ApiCreatedResponse({ type: FeedbackResponse })
+  @ApiCreatedResponse({ type: PublicFeedbackResponse })
   @ApiTooManyRequestsResponse({ type: ErrorResponse, description: 'Too many submissions from this IP address; see Retry-After' })
-  async feedback(@Param('id') id: string, @Body() body: SubmitFeedbackRequest): Promise<FeedbackResponse> {
-    return feedbackView(await this.submit.execute(id, body));
+  async feedback(@Param('id') id: string, @Body() body: SubmitFeedbackRequest): Promise<PublicFeedbackResponse> {
+    const entry = await this.submit.execute(id, body);
+    return { id: entry.id, createdAt: entry.createdAt.toISOString() };
   }
 }
