@@ -1,5 +1,3 @@
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
-import type { Readable } from 'node:stream';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,11 +5,12 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
 import { SCOPES } from '#core';
 import { PNG } from '../support/image-server.js';
-import { childEnv, CLI, MAIN, runNode } from '../support/processes.js';
+import { CLI, MAIN, runNode } from '../support/processes.js';
+import { ServerProcess } from '../support/server-process.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 
 /**
- * Smoke suite of `npm start` on embedded defaults: the REAL built process (PGlite under DATA_DIR, jobs in
+ * Smoke suite of `npm start` on embedded defaults: the REAL built process (its PostgreSQL server under DATA_DIR, jobs in
  * process), driven over HTTP and by the built CLI. `npm test` builds dist/ first.
  */
 
@@ -19,62 +18,6 @@ jest.setTimeout(120_000);
 
 const cli = (args: readonly string[], dataDir: string) => runNode(CLI, args, { DATA_DIR: dataDir });
 const KEY = /hck_[0-9A-Za-z]{40,}/g;
-
-
-/** A running `node dist/apps/api/src/main.js`. */
-class ServerProcess {
-  stdout = '';
-  stderr = '';
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  url = '';
-
-  private constructor(readonly child: ChildProcessByStdio<null, Readable, Readable>) {
-    child.stdout.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
-    this.exited = new Promise((resolvePromise) => child.on('exit', (code, signal) => resolvePromise({ code, signal })));
-  }
-
-  static spawn(dataDir: string): ServerProcess {
-    const child = spawn(process.execPath, [MAIN], {
-      env: childEnv({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    return new ServerProcess(child);
-  }
-
-  /** Resolves once the process prints its URL; fails with its output if it exits or takes over 60 s. */
-  async listening(): Promise<this> {
-    const deadline = Date.now() + 60_000;
-    let done = false;
-    void this.exited.then(() => (done = true));
-    for (;;) {
-      const match = /listening on (http:\/\/\S+)/.exec(this.stdout);
-      // The banner is one write: once the URL is there, the rest of it is too.
-      if (match) {
-        this.url = match[1]!.replace('localhost', '127.0.0.1');
-        return this;
-      }
-      if (done) throw new Error(`The server exited before listening.\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
-      if (Date.now() > deadline) throw new Error(`The server did not listen within 60 s.\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
-  async stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 30_000);
-    try {
-      return await this.exited;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  fetch(path: string, key?: string, init: RequestInit = {}): Promise<Response> {
-    return fetch(`${this.url}${path}`, { ...init, headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...(init.headers ?? {}) } });
-  }
-}
-
 
 describe('embedded mode: npm start with no DATABASE_URL or REDIS_URL', () => {
   let dataDir: string;
@@ -219,7 +162,7 @@ describe('embedded mode: npm start with no DATABASE_URL or REDIS_URL', () => {
     // Nest re-raises the signal after a graceful shutdown; either way it must not be a crash.
     expect(exit.code === 0 || exit.signal === 'SIGTERM').toBe(true);
     expect(server.stderr).not.toMatch(/Error|Failed/);
-    expect(existsSync(join(dataDir, 'pg.server.json'))).toBe(false);
+    expect(existsSync(join(dataDir, 'postgres.json'))).toBe(false);
 
     server = ServerProcess.spawn(dataDir);
     started.push(server);
@@ -238,7 +181,7 @@ describe('embedded mode: npm start with no DATABASE_URL or REDIS_URL', () => {
     server.child.kill('SIGKILL');
     expect(await server.exited).toEqual({ code: null, signal: 'SIGKILL' });
     // The lock and the server info of the dead process are still there.
-    expect(existsSync(join(dataDir, 'pg.server.json'))).toBe(true);
+    expect(existsSync(join(dataDir, 'postgres.json'))).toBe(true);
 
     server = ServerProcess.spawn(dataDir);
     started.push(server);
