@@ -145,7 +145,6 @@ describe('a valid answer', () => {
   it('becomes the proposed changes: a create placed where the task says', async () => {
     const result = await generator().generate(request({ collectionId: 'col_1', sectionId: 'sect_1' }));
     expect(result).toEqual({
-      title: 'Model: exporting invoices',
       changes: [
         {
           kind: 'article',
@@ -176,15 +175,15 @@ describe('a valid answer', () => {
   });
 
   it('accepts JSON wrapped in a ```json code fence, a bare ``` fence, or surrounded by whitespace', async () => {
-    const answer = (title: string) => ({ title, changes: [{ kind: 'article', operation: 'create', title: 'T', markdown: 'M', targetArticleId: null, targetCollectionId: null, targetSectionId: null }] });
+    const answer = (title: string) => ({ changes: [{ kind: 'article', operation: 'create', title, markdown: 'M', targetArticleId: null, targetCollectionId: null, targetSectionId: null }] });
     chat.enqueue(
-      replies.fenced({ title: 'Fenced' }),
+      replies.fenced({ changeTitle: 'Fenced' }),
       replies.content(`\`\`\`\n${JSON.stringify(answer('Bare fence'))}\n\`\`\``),
       replies.content(`\n  ${JSON.stringify(answer('Padded'))}\n\n`),
     );
-    expect((await generator().generate(request())).title).toBe('Fenced');
-    expect((await generator().generate(request())).title).toBe('Bare fence');
-    expect((await generator().generate(request())).title).toBe('Padded');
+    expect((await generator().generate(request())).changes[0]!.title).toBe('Fenced');
+    expect((await generator().generate(request())).changes[0]!.title).toBe('Bare fence');
+    expect((await generator().generate(request())).changes[0]!.title).toBe('Padded');
     expect(chat.completions()).toHaveLength(3);
   });
 });

@@ -130,7 +130,7 @@ describe('tasks with AI_PROVIDER=openai against a chat-completions server', () =
     return res.body.id as string;
   }
 
-  it('a create task completes with the model’s outputs: generator openai:test-model, the title from the model; apply makes a draft article', async () => {
+  it('a create task completes with the model’s outputs: generator openai:test-model, the title from the instruction (never the model’s); apply makes a draft article', async () => {
     const marker = tag();
     const markdown = 'Open **Billing** and choose Export.\n\n1. Pick a month\n2. Click Download';
     h.route(marker, replies.valid({ title: 'Exporting invoices from Billing', changeTitle: 'How to export invoices', markdown }));
@@ -142,7 +142,7 @@ describe('tasks with AI_PROVIDER=openai against a chat-completions server', () =
     const done = await h.until(queued.id, ['completed', 'failed']);
     expect(done).toMatchObject({
       status: 'completed',
-      title: 'Exporting invoices from Billing',
+      title: `Exporting invoices ${marker}`,
       generator: 'openai:test-model',
       error: null,
       attempts: 1,
@@ -204,7 +204,7 @@ describe('tasks with AI_PROVIDER=openai against a chat-completions server', () =
 
     const task = await h.create({ instruction: `Make the password reset article friendlier ${marker}`, targetArticleId: articleId });
     const done = await h.until(task.id, ['completed', 'failed']);
-    expect(done).toMatchObject({ status: 'completed', title: 'Friendlier reset', generator: 'openai:test-model', targetArticleId: articleId });
+    expect(done).toMatchObject({ status: 'completed', title: `Make the password reset article friendlier ${marker}`, generator: 'openai:test-model', targetArticleId: articleId });
     expect(done.outputs).toEqual([expect.objectContaining({ kind: 'article', operation: 'update', status: 'proposed', title: 'Reset your password easily', targetArticleId: articleId })]);
 
     const [sent] = h.requestsFor(marker);
@@ -253,7 +253,7 @@ describe('tasks with AI_PROVIDER=openai against a chat-completions server', () =
     const marker = tag();
     h.route(marker, replies.sequence(replies.rateLimited(1), replies.valid({ title: 'After a rate limit' })));
     const task = await h.create({ instruction: `Write an article about rate limits ${marker}` });
-    expect(await h.until(task.id, ['completed', 'failed'])).toMatchObject({ status: 'completed', title: 'After a rate limit', attempts: 1 });
+    expect(await h.until(task.id, ['completed', 'failed'])).toMatchObject({ status: 'completed', title: `Rate limits ${marker}`, attempts: 1 });
     const sent = h.requestsFor(marker);
     expect(sent).toHaveLength(2);
     expect(sent[1]!.receivedAt.getTime() - sent[0]!.receivedAt.getTime()).toBeGreaterThanOrEqual(950);
@@ -353,7 +353,7 @@ describe('tasks with AI_PROVIDER=openai when the model server is down (connectio
 
     const failed = await h.until(task.id, ['completed', 'failed'], 40_000);
     const elapsed = Date.now() - started;
-    expect(failed).toMatchObject({ status: 'failed', attempts: 3, generator: 'openai:test-model', outputs: [], title: 'Write an article about outages' });
+    expect(failed).toMatchObject({ status: 'failed', attempts: 3, generator: 'openai:test-model', outputs: [], title: 'Outages' });
     expect(failed.error).toMatch(/^The model server could not be reached \(.+\), after 1 attempt\(s\)$/);
     // Back-off between job attempts: 5 s, then 10 s.
     expect(elapsed).toBeGreaterThanOrEqual(14_500);

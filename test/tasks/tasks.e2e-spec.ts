@@ -644,6 +644,23 @@ describe('tasks (builtin generator, jobs in process)', () => {
       }
     });
 
+    it('a task without a title is named after its instruction, never after its target: content:read never sees a draft title', async () => {
+      const live = await publishedArticle('Live title for tasks', 'Live text.');
+      const pending = await t.http.patch(`/v1/articles/${live.id}`).set(bearer(writer)).send({ title: 'Secret pending draft title' });
+      expect(outcome(pending)).toMatchObject({ status: 200 });
+      const neverLive = await t.http.post('/v1/articles').set(bearer(writer)).send({ title: 'Secret unpublished article', sectionId: general, markdown: 'Draft.' });
+      expect(outcome(neverLive)).toMatchObject({ status: 201 });
+      for (const targetArticleId of [live.id, neverLive.body.id as string]) {
+        const task = await run({ instruction: 'Make this article friendlier', targetArticleId });
+        expect(task.title).toBe('Make this article friendlier');
+        const seen = JSON.stringify([
+          (await t.http.get(`/v1/tasks/${task.id}`).set(bearer(reader)).expect(200)).body,
+          (await t.http.get('/v1/tasks').query({ limit: 100 }).set(bearer(reader)).expect(200)).body,
+        ]);
+        expect(seen).not.toContain('Secret');
+      }
+    });
+
     it('404 for an unknown id', async () => {
       for (const key of [reader, writer]) {
         const res = await t.http.get(`/v1/tasks/${UNKNOWN_TASK}`).set(bearer(key));
@@ -731,7 +748,7 @@ describe('tasks (builtin generator, jobs in process)', () => {
       expect(res.body).toEqual({
         ...created,
         status: 'cancelled',
-        title: 'Write an article about invoices',
+        title: 'Invoices',
         updatedAt: expect.stringMatching(ISO_MS),
         finishedAt: expect.stringMatching(ISO_MS),
       });

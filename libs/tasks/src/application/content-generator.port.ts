@@ -28,8 +28,6 @@ export interface GenerationRequest {
 }
 
 export interface GenerationResult {
-  /** A short title for the task. */
-  readonly title: string;
   readonly changes: readonly ProposedChange[];
 }
 

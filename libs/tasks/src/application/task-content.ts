@@ -41,11 +41,14 @@ export class TaskContent {
     private readonly config: AppConfig,
   ) {}
 
-  /** 400 for targets that do not exist (or more than one kind of update target). */
+  /**
+   * 400 for targets that do not exist (or more than one kind of update target). Every given ID is looked up, an
+   * empty one too: a target that is not checked here would reach the task's foreign keys.
+   */
   async checkTargets(targets: Targets): Promise<void> {
-    if (targets.targetArticleId) await this.articles.execute(targets.targetArticleId, 'json', Principal.service()).catch(rethrowAs('targetArticleId'));
-    if (targets.targetCollectionId) await this.collections.execute(targets.targetCollectionId).catch(rethrowAs('targetCollectionId'));
-    if (targets.targetSectionId) await this.sections.execute(targets.targetSectionId).catch(rethrowAs('targetSectionId'));
+    if (targets.targetArticleId !== null) await this.articles.execute(targets.targetArticleId, 'json', Principal.service()).catch(rethrowAs('targetArticleId'));
+    if (targets.targetCollectionId !== null) await this.collections.execute(targets.targetCollectionId).catch(rethrowAs('targetCollectionId'));
+    if (targets.targetSectionId !== null) await this.sections.execute(targets.targetSectionId).catch(rethrowAs('targetSectionId'));
   }
 
   /**

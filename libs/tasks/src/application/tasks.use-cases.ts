@@ -220,7 +220,9 @@ export class RunTaskUseCase {
         const current = await this.tasks.find(taskId, { forUpdate: true });
         if (!current || current.status !== 'running') return null;
         const saved = await this.tasks.replaceOutputs(taskId, generated.changes, this.clock.now());
-        await this.tasks.setStatus(taskId, 'running', this.clock.now(), { title: generated.title || titleFromInstruction(task.instruction), generator: this.generator.name });
+        // A task without a title of its own is named after its instruction, never after what the model proposed: the
+        // task (id, title, status) is visible to content:read keys, and a proposal made from a draft would show it.
+        await this.tasks.setStatus(taskId, 'running', this.clock.now(), { title: titleFromInstruction(task.instruction), generator: this.generator.name });
         return saved;
       });
       if (!stored) return;

@@ -74,6 +74,12 @@ export function assertDecidable(output: TaskOutput): void {
 export function titleFromInstruction(instruction: string): string {
   const first = instruction.trim().split(/(?<=[.!?])\s|\n/)[0]!.replace(/[.!?]+$/, '').trim();
   const sentence = first.length > 0 ? first : instruction.trim();
-  const title = sentence.length > 80 ? `${sentence.slice(0, 79).replace(/\s+\S*$/, '')}…` : sentence;
+  // "Write an article about how to reset a password" is the task "How to reset a password".
+  const topic = WRITE_REQUEST.exec(sentence)?.[1]?.trim() || sentence;
+  const title = topic.length > 80 ? `${topic.slice(0, 79).replace(/\s+\S*$/, '')}…` : topic;
   return title.charAt(0).toUpperCase() + title.slice(1);
 }
+
+/** The request part of "write an article about X", "draft a guide on X", … (X is the topic). */
+export const WRITE_REQUEST =
+  /^(?:please\s+)?(?:write|draft|create|add|make|document)\s+(?:a\s+|an\s+|the\s+)?(?:new\s+)?(?:help\s+)?(?:article|guide|page|doc|faq|how-to)\s*(?:about|on|for|covering|explaining|describing|that explains)?\s*(.+)$/i;

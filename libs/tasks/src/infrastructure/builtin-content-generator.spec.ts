@@ -23,7 +23,6 @@ const article = { kind: 'article' as const, id: 'art_9', title: 'Open Settings',
 describe('BuiltinContentGenerator', () => {
   it('drafts a how-to article from related articles, with sources, steps and a note that no model wrote it', async () => {
     const result = await generator.generate(request('Write an article about how to reset a password'));
-    expect(result.title).toBe('How to reset a password');
     const [change] = result.changes;
     expect(change).toMatchObject({ kind: 'article', operation: 'create', title: 'How to reset a password', targetArticleId: null });
     expect(change!.markdown).toContain('Your password protects your account.');
@@ -73,7 +72,7 @@ describe('BuiltinContentGenerator', () => {
 
 describe('titleFromInstruction', () => {
   it.each([
-    ['write an article about refunds. Mention taxes.', 'Write an article about refunds'],
+    ['write an article about refunds. Mention taxes.', 'Refunds'],
     ['  rename X to Y  ', 'Rename X to Y'],
     [`${'word '.repeat(40)}end`, `${'Word word word word word word word word word word word word word word word'}…`],
   ])('%j → %j', (instruction, title) => {

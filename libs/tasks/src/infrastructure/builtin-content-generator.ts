@@ -93,7 +93,7 @@ export class BuiltinContentGenerator extends ContentGenerator {
 
   async generate(request: GenerationRequest): Promise<GenerationResult> {
     const change = request.target ? this.update(request, request.target) : this.create(request);
-    return { title: change.title, changes: [change] };
+    return { changes: [change] };
   }
 
   private create(request: GenerationRequest): ProposedChange {

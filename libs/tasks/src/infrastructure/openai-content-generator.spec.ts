@@ -33,10 +33,9 @@ function rejection(value: unknown, target: Target = null): GenerationError {
 
 describe('validate() of the model answer', () => {
   describe('accepts', () => {
-    it('a create: title and changes trimmed into proposed changes', () => {
+    it('a create: changes trimmed into proposed changes (a task title in the answer is ignored)', () => {
       const result = validate(answer([change({ title: '  Exporting invoices  ', targetSectionId: 'sect_9', targetCollectionId: 'col_9' })], '  Export invoices \n'), request());
       expect(result).toEqual({
-        title: 'Export invoices',
         changes: [
           { kind: 'article', operation: 'create', title: 'Exporting invoices', markdown: 'Go to **Billing**.', targetArticleId: null, targetCollectionId: 'col_9', targetSectionId: 'sect_9' },
         ],
@@ -64,16 +63,15 @@ describe('validate() of the model answer', () => {
       expect(result.changes[9]).toEqual({ kind: 'article', operation: 'create', title: 'Exporting invoices 8', markdown: 'Go to **Billing**.', targetArticleId: null, targetCollectionId: null, targetSectionId: null });
     });
 
-    it('an empty body and a 255-character title; the task title is cut to 255 characters', () => {
+    it('an empty body and a 255-character title', () => {
       const result = validate(answer([change({ title: 'x'.repeat(255), markdown: '' })], 'y'.repeat(300)), request());
       expect(result.changes[0]!.title).toHaveLength(255);
       expect(result.changes[0]!.markdown).toBe('');
-      expect(result.title).toHaveLength(255);
     });
 
     it('ignores properties outside the schema', () => {
       const result = validate({ ...answer([{ ...change(), confidence: 0.9 }]), reasoning: 'because' }, request());
-      expect(result).toEqual({ title: 'Export invoices', changes: [change()] });
+      expect(result).toEqual({ changes: [change()] });
     });
   });
 
@@ -82,10 +80,7 @@ describe('validate() of the model answer', () => {
       ['null', null, /not an object/],
       ['a string', 'Here are the changes', /not an object/],
       ['a number', 42, /not an object/],
-      ['an array', [change()], /"title" must be a non-empty string/],
-      ['no title', { changes: [change()] }, /"title" must be a non-empty string/],
-      ['a blank title', answer([change()], '   '), /"title" must be a non-empty string/],
-      ['a title that is not a string', answer([change()], 7), /"title" must be a non-empty string/],
+      ['an array', [change()], /"changes" must be an array of 1 to 10 changes/],
       ['no changes', { title: 'T' }, /"changes" must be an array of 1 to 10 changes/],
       ['changes that are not an array', answer({ 0: change() } as unknown as unknown[]), /"changes" must be an array/],
       ['an empty changes array', answer([]), /"changes" must be an array of 1 to 10 changes/],

@@ -31,9 +31,8 @@ const CHANGE_SCHEMA = {
 export const RESPONSE_SCHEMA = {
   type: 'object',
   additionalProperties: false,
-  required: ['title', 'changes'],
+  required: ['changes'],
   properties: {
-    title: { type: 'string', description: 'A short title for this task (at most 80 characters)' },
     changes: { type: 'array', minItems: 1, maxItems: 10, items: CHANGE_SCHEMA },
   },
 } as const;
@@ -179,8 +178,7 @@ export function validate(value: unknown, request: Pick<GenerationRequest, 'targe
     throw new GenerationError(`The model returned malformed output: ${why}`);
   };
   if (typeof value !== 'object' || value === null) bad('not an object');
-  const { title, changes } = value as { title?: unknown; changes?: unknown };
-  if (typeof title !== 'string' || title.trim() === '') bad('"title" must be a non-empty string');
+  const { changes } = value as { changes?: unknown };
   if (!Array.isArray(changes) || changes.length === 0 || changes.length > 10) bad('"changes" must be an array of 1 to 10 changes');
   const result: ProposedChange[] = (changes as unknown[]).map((raw, i) => {
     const c = raw as Record<string, unknown>;
@@ -209,5 +207,5 @@ export function validate(value: unknown, request: Pick<GenerationRequest, 'targe
     }
     return change;
   });
-  return { title: (title as string).trim().slice(0, 255), changes: result };
+  return { changes: result };
 }
