@@ -37,6 +37,15 @@ describe('AddressPolicy (default: global unicast only)', () => {
     ['::ffff:7f00:1', /IPv4-mapped/],
     ['::ffff:10.0.0.1', /IPv4-mapped/],
     ['::ffff:8.8.8.8', /IPv4-mapped/],
+    // IPv4-compatible IPv6 (::/96, deprecated) and the rest of ::/8: never global.
+    ['[::7f00:1]', /^::7f00:1 is an IPv4-compatible or reserved IPv6 address \(::\/8\)$/],
+    // (ipaddr.js reads the dotted form as IPv4-mapped; refused either way.)
+    ['::127.0.0.1', /IPv4-mapped|IPv4-compatible/],
+    ['::a00:1', /IPv4-compatible/],
+    ['::808:808', /IPv4-compatible/],
+    ['::1:0:0:1', /IPv4-compatible/],
+    ['ff::1', /IPv4-compatible/],
+    ['[::a9fe:a9fe]', /cloud metadata/],
     // Cloud metadata.
     ['169.254.169.254', /^169\.254\.169\.254 is a cloud metadata address$/],
     ['169.254.170.2', /cloud metadata/],
@@ -162,6 +171,8 @@ describe('AddressPolicy with allowPrivateNetworks', () => {
     ['192.0.0.192', /cloud metadata/],
     ['fd00:ec2::254', /cloud metadata/],
     ['::ffff:169.254.169.254', /cloud metadata/],
+    ['::a9fe:a9fe', /cloud metadata/],
+    ['::7f00:1', /IPv4-compatible/],
     ['0.0.0.0', /unspecified/],
     ['::', /unspecified/],
     ['224.0.0.1', /multicast/],

@@ -36,7 +36,18 @@ const RANGE_NAMES: Record<string, string> = {
   '6to4': 'a 6to4 address',
   teredo: 'a Teredo address',
   reserved: 'a reserved address',
+  ipv4Compatible: 'an IPv4-compatible or reserved IPv6 address (::/8)',
 };
+
+/**
+ * ipaddr.js's range, except that the rest of ::/8 (IPv4-compatible addresses such as `::7f00:1`, deprecated by
+ * RFC 4291, and never global) counts as reserved rather than unicast: some stacks route `::7f00:1` to 127.0.0.1.
+ */
+function rangeOf(address: Address): string {
+  const range = address.range();
+  if (address instanceof ipaddr.IPv6 && address.parts[0]! < 0x100 && range === 'unicast') return 'ipv4Compatible';
+  return range;
+}
 
 /**
  * Decides which IP addresses outbound HTTP may connect to. Only global unicast addresses are allowed by default;
@@ -65,11 +76,11 @@ export class AddressPolicy {
     const address = AddressPolicy.parse(host);
     if (address === null) return { allowed: false, reason: `${host} is not an IP address` };
     const text = address.toString();
-    if (METADATA_ADDRESSES.has(text) || this.isMappedMetadata(address)) {
+    if (METADATA_ADDRESSES.has(text) || this.isMappedMetadata(address) || this.isCompatibleMetadata(address)) {
       return { allowed: false, reason: `${text} is a cloud metadata address` };
     }
     if (this.inAllowedNetwork(address)) return { allowed: true };
-    const range = address.range();
+    const range = rangeOf(address);
     if (range === 'unicast') return { allowed: true };
     if (this.policy.allowPrivateNetworks) {
       if (PRIVATE_RANGES.has(range)) return { allowed: true };
@@ -80,6 +91,13 @@ export class AddressPolicy {
 
   private inAllowedNetwork(address: Address): boolean {
     return this.allowedNetworks.some(([network, bits]) => address.kind() === network.kind() && address.match(network, bits));
+  }
+
+  /** `::a9fe:a9fe`: the deprecated IPv4-compatible form of 169.254.169.254. */
+  private isCompatibleMetadata(address: Address): boolean {
+    if (!(address instanceof ipaddr.IPv6) || address.parts.slice(0, 6).some((part) => part !== 0)) return false;
+    const [high, low] = [address.parts[6]!, address.parts[7]!];
+    return METADATA_ADDRESSES.has(`${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`);
   }
 
   private isMappedMetadata(address: Address): boolean {
