@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Response } from 'supertest';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { ARTICLE_KEYS, NO_LIMITS } from '../support/articles.js';
+import { errorBody } from '../support/errors.js';
 
 jest.setTimeout(60_000);
 
@@ -145,7 +146,7 @@ describe('GET /v1/articles', () => {
       for (const key of [reader, publishOnly]) {
         for (const status of ['draft', 'all']) {
           const res = await list({ status }, key);
-          expect(outcome(res)).toEqual({ status: 403, body: { error: expect.stringContaining('content:write'), code: 'insufficient_scope' } });
+          expect(outcome(res)).toEqual({ status: 403, body: errorBody('insufficient_scope', expect.stringContaining('content:write')) });
         }
       }
       expect((await list({}, publishOnly)).status).toBe(200);

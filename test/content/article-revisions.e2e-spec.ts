@@ -3,6 +3,7 @@ import { applyPatch } from 'diff';
 import pg from 'pg';
 import type { Response } from 'supertest';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { errorBody } from '../support/errors.js';
 
 jest.setTimeout(60_000);
 
@@ -198,7 +199,7 @@ describe('article revisions', () => {
       ['a version beyond the integer range', '99999999999'],
       ['something that is neither', 'latest'],
     ])('%s → 404 not_found', async (_label, ref) => {
-      expect(outcome(await call(`${articleId}/revisions/${ref}`))).toEqual({ status: 404, body: { error: expect.any(String), code: 'not_found' } });
+      expect(outcome(await call(`${articleId}/revisions/${ref}`))).toEqual({ status: 404, body: errorBody('not_found') });
     });
 
     it("another article's revision ID → 404; unknown article → 404", async () => {
@@ -346,7 +347,7 @@ describe('article revisions', () => {
       ['an unknown against version', '2/diff', '9'],
       ['an against version beyond the integer range', '2/diff', '99999999999'],
     ])('%s → 404 not_found', async (_label, path, against) => {
-      expect(outcome(await call(`${articleId}/revisions/${path}`, editor, { against }))).toEqual({ status: 404, body: { error: expect.any(String), code: 'not_found' } });
+      expect(outcome(await call(`${articleId}/revisions/${path}`, editor, { against }))).toEqual({ status: 404, body: errorBody('not_found') });
     });
 
     it('unknown article → 404', async () => {

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Response } from 'supertest';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { ARTICLE_KEYS, NO_LIMITS } from '../support/articles.js';
+import { errorBody } from '../support/errors.js';
 
 jest.setTimeout(60_000);
 
@@ -285,14 +286,14 @@ describe('articles', () => {
     it('a content:write-only key with publish: true → 403 insufficient_scope naming content:publish; nothing created', async () => {
       const before = await snapshot();
       const res = await t.http.post('/v1/articles').set(bearer(writer)).send({ title: 'Not allowed to publish', sectionId: general, publish: true });
-      expect(outcome(res)).toEqual({ status: 403, body: { error: expect.stringContaining('content:publish'), code: 'insufficient_scope' } });
+      expect(outcome(res)).toEqual({ status: 403, body: errorBody('insufficient_scope', expect.stringContaining('content:publish')) });
       expect(await snapshot()).toEqual(before);
     });
 
     it('a content:read or content:publish-only key cannot create (403 content:write)', async () => {
       for (const key of [reader, publishOnly]) {
         const res = await t.http.post('/v1/articles').set(bearer(key)).send({ title: 'No', sectionId: general });
-        expect(outcome(res)).toEqual({ status: 403, body: { error: expect.stringContaining('content:write'), code: 'insufficient_scope' } });
+        expect(outcome(res)).toEqual({ status: 403, body: errorBody('insufficient_scope', expect.stringContaining('content:write')) });
       }
     });
 
@@ -403,9 +404,9 @@ describe('articles', () => {
       const other = await create({ title: uniqueTitle('Slug wanter') });
       const before = await snapshot();
       const created = await t.http.post('/v1/articles').set(bearer(editor)).send({ title: 'Wants taken', sectionId: general, slug: 'taken-slug' });
-      expect(outcome(created)).toEqual({ status: 409, body: { error: expect.any(String), code: 'slug_taken' } });
+      expect(outcome(created)).toEqual({ status: 409, body: errorBody('slug_taken') });
       const patched = await t.http.patch(`/v1/articles/${other.id}`).set(bearer(editor)).send({ slug: 'taken-slug', title: 'Also a new title' });
-      expect(outcome(patched)).toEqual({ status: 409, body: { error: expect.any(String), code: 'slug_taken' } });
+      expect(outcome(patched)).toEqual({ status: 409, body: errorBody('slug_taken') });
       expect(await snapshot()).toEqual(before);
       // An article keeping its own slug is not a conflict.
       expect((await patch(owner.id, { slug: 'taken-slug' })).slug).toBe('taken-slug');
@@ -510,13 +511,13 @@ describe('articles', () => {
 
     it('an unknown ID → 404 not_found', async () => {
       const res = await get(UNKNOWN_ARTICLE);
-      expect(outcome(res)).toEqual({ status: 404, body: { error: expect.any(String), code: 'not_found' } });
+      expect(outcome(res)).toEqual({ status: 404, body: errorBody('not_found') });
     });
 
     it('a content:read-only key gets 404 for a draft article and 200 for a published one; writers and publishers see drafts', async () => {
       const drafted = await create({ title: uniqueTitle('Hidden draft') });
       const published = await create({ title: uniqueTitle('Visible'), publish: true });
-      expect(outcome(await get(drafted.id, reader))).toEqual({ status: 404, body: { error: expect.any(String), code: 'not_found' } });
+      expect(outcome(await get(drafted.id, reader))).toEqual({ status: 404, body: errorBody('not_found') });
       expect((await read(published.id, reader)).status).toBe('published');
       expect((await read(drafted.id, writer)).status).toBe('draft');
       expect((await read(drafted.id, publishOnly)).status).toBe('draft');
@@ -595,13 +596,13 @@ describe('articles', () => {
       const created = await create({ title: uniqueTitle('Draft scope') });
       for (const key of [reader, publishOnly]) {
         const res = await draft(created.id, 403, key);
-        expect(res.body).toEqual({ error: expect.stringContaining('content:write'), code: 'insufficient_scope' });
+        expect(res.body).toEqual(errorBody('insufficient_scope', expect.stringContaining('content:write')));
       }
     });
 
     it('404 when there is no open draft, or no such article', async () => {
       const published = await create({ title: uniqueTitle('No draft'), publish: true });
-      expect((await draft(published.id, 404)).body).toEqual({ error: expect.any(String), code: 'not_found' });
+      expect((await draft(published.id, 404)).body).toEqual(errorBody('not_found'));
       expect((await draft(UNKNOWN_ARTICLE, 404)).body.code).toBe('not_found');
     });
   });
@@ -675,7 +676,7 @@ describe('articles', () => {
       expect(outcome(ok)).toMatchObject({ status: 200 });
       const before = await snapshot();
       const stale = await t.http.patch(`/v1/articles/${created.id}`).set(bearer(editor)).set('If-Match', first).send({ markdown: 'three', keywords: 'x' });
-      expect(outcome(stale)).toEqual({ status: 412, body: { error: expect.any(String), code: 'precondition_failed' } });
+      expect(outcome(stale)).toEqual({ status: 412, body: errorBody('precondition_failed') });
       expect(await snapshot()).toEqual(before);
       // A stale tag also guards SEO-only changes.
       const seo = await t.http.patch(`/v1/articles/${created.id}`).set(bearer(editor)).set('If-Match', first).send({ keywords: 'x' });
@@ -713,7 +714,7 @@ describe('articles', () => {
       const created = await create({ title: uniqueTitle('Patch publish'), markdown: 'draft one' });
       const before = await snapshot();
       const denied = await t.http.patch(`/v1/articles/${created.id}`).set(bearer(writer)).send({ markdown: 'draft two', publish: true });
-      expect(outcome(denied)).toEqual({ status: 403, body: { error: expect.stringContaining('content:publish'), code: 'insufficient_scope' } });
+      expect(outcome(denied)).toEqual({ status: 403, body: errorBody('insufficient_scope', expect.stringContaining('content:publish')) });
       expect(await snapshot()).toEqual(before);
 
       const published = await patch(created.id, { markdown: 'draft two', publish: true });
@@ -729,7 +730,7 @@ describe('articles', () => {
       await trash(created.id);
       const before = await snapshot();
       const res = await t.http.patch(`/v1/articles/${created.id}`).set(bearer(editor)).send({ markdown: 'edit' });
-      expect(outcome(res)).toEqual({ status: 409, body: { error: expect.any(String), code: 'invalid_state' } });
+      expect(outcome(res)).toEqual({ status: 409, body: errorBody('invalid_state') });
       const seo = await t.http.patch(`/v1/articles/${created.id}`).set(bearer(editor)).send({ keywords: 'edit' });
       expect(seo.status).toBe(409);
       expect(await snapshot()).toEqual(before);
@@ -824,7 +825,7 @@ describe('articles', () => {
     it('needs content:publish; unknown → 404; trashed → 409', async () => {
       const created = await create({ title: uniqueTitle('Publish scope') });
       const denied = await action(created.id, 'publish', 403, writer);
-      expect(denied.body).toEqual({ error: expect.stringContaining('content:publish'), code: 'insufficient_scope' });
+      expect(denied.body).toEqual(errorBody('insufficient_scope', expect.stringContaining('content:publish')));
       expect((await read(created.id)).status).toBe('draft');
       await action(UNKNOWN_ARTICLE, 'publish', 404);
       await trash(created.id);
@@ -874,7 +875,7 @@ describe('articles', () => {
     it('of a draft → 409 invalid_state; needs content:publish', async () => {
       const created = await create({ title: uniqueTitle('Never live') });
       const before = await snapshot();
-      expect((await action(created.id, 'unpublish', 409)).body).toEqual({ error: expect.any(String), code: 'invalid_state' });
+      expect((await action(created.id, 'unpublish', 409)).body).toEqual(errorBody('invalid_state'));
       expect(await snapshot()).toEqual(before);
       const published = await create({ title: uniqueTitle('Live, stays'), publish: true });
       expect((await action(published.id, 'unpublish', 403, writer)).body.code).toBe('insufficient_scope');
@@ -905,7 +906,7 @@ describe('articles', () => {
 
     it('trash needs content:publish; trashing twice → 409; unknown → 404', async () => {
       const created = await create({ title: uniqueTitle('Trash scope') });
-      expect((await trash(created.id, 403, writer)).body).toEqual({ error: expect.stringContaining('content:publish'), code: 'insufficient_scope' });
+      expect((await trash(created.id, 403, writer)).body).toEqual(errorBody('insufficient_scope', expect.stringContaining('content:publish')));
       expect((await read(created.id)).status).toBe('draft');
       await trash(created.id);
       expect((await trash(created.id, 409)).body.code).toBe('invalid_state');
@@ -928,7 +929,7 @@ describe('articles', () => {
       await trash(created.id);
       const before = await snapshot();
       const denied = await action(created.id, 'restore', 403, writer);
-      expect(denied.body).toEqual({ error: expect.stringContaining('content:publish'), code: 'insufficient_scope' });
+      expect(denied.body).toEqual(errorBody('insufficient_scope', expect.stringContaining('content:publish')));
       expect(await snapshot()).toEqual(before);
       const res = await action(created.id, 'restore', 200, editor);
       expect(res.body).toEqual({ id: created.id, status: 'published' });
@@ -940,7 +941,7 @@ describe('articles', () => {
       const created = await create({ title: uniqueTitle('Not trashed') });
       const published = await create({ title: uniqueTitle('Not trashed live'), publish: true });
       const before = await snapshot();
-      expect((await action(created.id, 'restore', 409)).body).toEqual({ error: expect.any(String), code: 'invalid_state' });
+      expect((await action(created.id, 'restore', 409)).body).toEqual(errorBody('invalid_state'));
       expect((await action(published.id, 'restore', 409)).body.code).toBe('invalid_state');
       expect(await snapshot()).toEqual(before);
       await trash(created.id);
@@ -1004,7 +1005,7 @@ describe('articles', () => {
     it('on a never-published article → 409 invalid_state, the draft stays', async () => {
       const created = await create({ title: uniqueTitle('Only draft'), markdown: 'only' });
       const before = await snapshot();
-      expect((await discard(created.id, 409)).body).toEqual({ error: expect.any(String), code: 'invalid_state' });
+      expect((await discard(created.id, 409)).body).toEqual(errorBody('invalid_state'));
       expect(await snapshot()).toEqual(before);
       expect((await draft(created.id)).body.id).toBe(created.draft_id);
     });
@@ -1110,7 +1111,7 @@ describe('POST /v1/articles rate limit (default configuration)', () => {
     const count = async () => (await db.query('SELECT COUNT(*)::int AS n FROM articles')).rows[0].n as number;
     expect(await count()).toBe(60);
     const limited = await t.http.post('/v1/articles').set(bearer(key)).send({ title: 'Limited 61', sectionId: general });
-    expect(outcome(limited)).toEqual({ status: 429, body: { error: expect.any(String), code: 'rate_limited' } });
+    expect(outcome(limited)).toEqual({ status: 429, body: errorBody('rate_limited') });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.headers['x-ratelimit-remaining']).toBe('0');
     expect(await count()).toBe(60);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { errorBody } from '../support/errors.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
@@ -138,7 +139,7 @@ describe('collections', () => {
       await create({ title: 'First', shortId: 'taken-one' });
       const before = await snapshotTable();
       const res = await t.http.post('/v1/collections').set(bearer(key)).send({ title: 'Second', shortId: 'taken-one' }).expect(409);
-      expect(res.body).toEqual({ error: expect.any(String), code: 'conflict' });
+      expect(res.body).toEqual(errorBody('conflict'));
       expect(await snapshotTable()).toEqual(before);
     });
 
@@ -152,7 +153,7 @@ describe('collections', () => {
     it('GET of an unknown or malformed ID → 404 not_found', async () => {
       for (const id of [UNKNOWN_COLLECTION, 'whatever', UNKNOWN_SECTION]) {
         const res = await t.http.get(`/v1/collections/${id}`).set(bearer(reader)).expect(404);
-        expect(res.body).toEqual({ error: expect.any(String), code: 'not_found' });
+        expect(res.body).toEqual(errorBody('not_found'));
       }
     });
 
@@ -258,7 +259,7 @@ describe('collections', () => {
       await t.http.patch(`/v1/collections/${a.id}`).set(bearer(key)).send({ shortId: 'owner-a' }).expect(200);
       const before = await get(b.id);
       const res = await t.http.patch(`/v1/collections/${b.id}`).set(bearer(key)).send({ shortId: 'owner-a', title: 'B2' }).expect(409);
-      expect(res.body).toEqual({ error: expect.any(String), code: 'conflict' });
+      expect(res.body).toEqual(errorBody('conflict'));
       expect(await get(b.id)).toEqual(before);
     });
 
@@ -421,7 +422,7 @@ describe('collections', () => {
       const child = await create({ title: 'Only child', parentCollectionId: parent.id });
       const before = await snapshotTable();
       const res = await t.http.delete(`/v1/collections/${parent.id}`).set(bearer(key)).expect(409);
-      expect(res.body).toEqual({ error: expect.any(String), code: 'invalid_state' });
+      expect(res.body).toEqual(errorBody('invalid_state'));
       expect(await snapshotTable()).toEqual(before);
       await t.http.delete(`/v1/collections/${child.id}`).set(bearer(key)).expect(200);
       await t.http.delete(`/v1/collections/${parent.id}`).set(bearer(key)).expect(200);

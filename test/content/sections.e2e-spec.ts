@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { errorBody } from '../support/errors.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
@@ -115,7 +116,7 @@ describe('sections', () => {
     it('GET /v1/sections/{id} of an unknown or malformed ID → 404 not_found', async () => {
       for (const id of [UNKNOWN_SECTION, 'nope', 'col_01JD3Q7W6S1X0Y2Z3A4B5C6D7E']) {
         const res = await t.http.get(`/v1/sections/${id}`).set(bearer(reader)).expect(404);
-        expect(res.body).toEqual({ error: expect.any(String), code: 'not_found' });
+        expect(res.body).toEqual(errorBody('not_found'));
       }
     });
 
@@ -201,7 +202,7 @@ describe('sections', () => {
     it('PATCH isDefault: false on the default → 409 invalid_state, nothing changed', async () => {
       const g = await general();
       const res = await t.http.patch(`/v1/sections/${g.id}`).set(bearer(key)).send({ isDefault: false, name: 'Renamed' }).expect(409);
-      expect(res.body).toEqual({ error: expect.any(String), code: 'invalid_state' });
+      expect(res.body).toEqual(errorBody('invalid_state'));
       expect(await get(g.id)).toEqual(g);
       expect(await defaults()).toEqual([g.id]);
     });
@@ -301,7 +302,7 @@ describe('sections', () => {
       const id = (await defaults())[0]!;
       const before = await get(id);
       const res = await t.http.delete(`/v1/sections/${id}`).set(bearer(key)).expect(409);
-      expect(res.body).toEqual({ error: expect.any(String), code: 'invalid_state' });
+      expect(res.body).toEqual(errorBody('invalid_state'));
       expect(await get(id)).toEqual(before);
       expect(await defaults()).toEqual([id]);
     });

@@ -8,6 +8,7 @@ import { PNG } from '../support/image-server.js';
 import { CLI, MAIN, runNode } from '../support/processes.js';
 import { ServerProcess } from '../support/server-process.js';
 import { startReceiver } from '../support/webhook-receiver.js';
+import { errorBody } from '../support/errors.js';
 
 /**
  * Smoke suite of `npm start` on embedded defaults: the REAL built process (its PostgreSQL server under DATA_DIR, jobs in
@@ -154,7 +155,7 @@ describe('embedded mode: npm start with no DATABASE_URL or REDIS_URL', () => {
     expect(run.code).toBe(0);
     const res = await server.fetch('/v1/sections', cliKey.key);
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: expect.any(String), code: 'unauthorized' });
+    expect(await res.json()).toEqual(errorBody('unauthorized'));
   });
 
   it('after SIGTERM and a new start: no new key is printed, the old key still works, data is kept', async () => {

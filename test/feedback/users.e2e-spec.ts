@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
 import type { Response } from 'supertest';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { errorBody } from '../support/errors.js';
 
 jest.setTimeout(60_000);
 
@@ -160,7 +161,7 @@ describe('help center users', () => {
       const before = await count();
       for (const email of ['dup.user@example.com', 'DUP.USER@EXAMPLE.COM', 'dUp.UsEr@eXaMpLe.CoM']) {
         const res = await create({ email, name: 'Second' }, 409);
-        expect(res.body).toEqual({ error: expect.any(String), code: 'conflict' });
+        expect(res.body).toEqual(errorBody('conflict'));
       }
       expect(await count()).toBe(before);
       expect(await stored(first.id)).toEqual({ id: first.id, email: 'dup.user@example.com', name: 'First' });
@@ -271,7 +272,7 @@ describe('help center users', () => {
       const user = await createUser(uniqueEmail('mover'), 'Mover');
       for (const email of [taken.email, taken.email.toUpperCase(), taken.email.replace('taken', 'TaKeN')]) {
         const res = await patch(user.id, { email, name: 'Changed' }, 409);
-        expect(res.body).toEqual({ error: expect.any(String), code: 'conflict' });
+        expect(res.body).toEqual(errorBody('conflict'));
       }
       expect(await stored(user.id)).toEqual({ id: user.id, email: user.email, name: 'Mover' });
       expect(await stored(taken.id)).toEqual({ id: taken.id, email: taken.email, name: 'Owner' });

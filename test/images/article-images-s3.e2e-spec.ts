@@ -4,6 +4,7 @@ import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { NO_LIMITS } from '../support/articles.js';
 import { assetPathOf, binary, dataUrl, type ImageServer, JPEG, sha256, srcsOf, startImageServer, uniquePng } from '../support/image-server.js';
 import { startTestS3, type TestS3 } from '../support/s3.js';
+import { errorBody } from '../support/errors.js';
 
 jest.setTimeout(60_000);
 
@@ -132,7 +133,7 @@ describe('article images (S3 storage)', () => {
 
     for (const name of [`${'0'.repeat(64)}.png`, `${sha256(bytes)}.gif`, 'logo.png']) {
       const missing = await t.http.get(`/static/user-images/${name}`);
-      expect({ name, status: missing.status, body: missing.body }).toEqual({ name, status: 404, body: { error: expect.any(String), code: 'not_found' } });
+      expect({ name, status: missing.status, body: missing.body }).toEqual({ name, status: 404, body: errorBody('not_found') });
     }
   });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Response } from 'supertest';
 import { API_KEY_PREFIX, ApiKey, Clock, ListApiKeysUseCase, RevokeApiKeyUseCase } from '#core';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { errorBody } from '../support/errors.js';
 
 // Booting an app against a fresh database can take a few seconds on a busy machine. The e2e project's
 // testTimeout is not applied (jest-circus takes testTimeout from the global config), so set it here.
@@ -24,7 +25,7 @@ async function sectionCount(t: TestApp, key: string): Promise<number> {
 function expectUnauthorized(res: Response, wwwAuthenticate: string): void {
   expect(res.status).toBe(401);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
-  expect(res.body).toEqual({ error: expect.any(String), code: 'unauthorized' });
+  expect(res.body).toEqual(errorBody('unauthorized'));
   expect(res.headers['www-authenticate']).toBe(wwwAuthenticate);
 }
 
@@ -205,7 +206,7 @@ describe('rate limiting with RATE_LIMIT_REQUESTS_PER_MINUTE=3 (counters in Redis
 
     const limited = await t.http.get('/v1/sections').set(bearer(key));
     expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ error: expect.any(String), code: 'rate_limited' });
+    expect(limited.body).toEqual(errorBody('rate_limited'));
     const windowEnd = Math.floor(pinnedAt / 60_000) * 60 + 60;
     expect(limited.headers['retry-after']).toBe(String(windowEnd - pinnedAt / 1000));
     expect(limited.headers['x-ratelimit-remaining']).toBe('0');

@@ -1,9 +1,10 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Response } from 'supertest';
-import { CursorCodec, MAX_BODY_BYTES } from '#core';
+import { CursorCodec, ERROR_CODES, HTTP_STATUS_BY_CODE, MAX_BODY_BYTES } from '#core';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { TEST_APP_SECRET } from '../support/env.js';
+import { errorBody } from '../support/errors.js';
 
 // Booting an app against a fresh database can take a few seconds on a busy machine. The e2e project's
 // testTimeout is not applied (jest-circus takes testTimeout from the global config), so set it here.
@@ -16,7 +17,9 @@ function expectError(res: Response, status: number, code: string, options: { det
   expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
   expect(res.headers['content-type']).toMatch(/^application\/json; charset=utf-8$/);
   const { details, ...rest } = res.body as { details?: unknown };
-  expect(rest).toEqual({ error: expect.any(String), code });
+  expect(rest).toEqual(errorBody(code));
+  expect((rest as { requestId: string }).requestId).toBe(res.headers['x-request-id']);
+  expect((rest as { docUrl: string }).docUrl).toBe(`http://help.test/docs/errors#${code}`);
   expect((rest as { error: string }).error.length).toBeGreaterThan(0);
   const mode = options.details ?? 'absent';
   if (mode === 'absent') expect(details).toBeUndefined();
@@ -192,7 +195,7 @@ describe('errors: status, code and envelope (CONTRACT §2)', () => {
         req.end('{"name":"No type"}'.slice(0, 17));
       });
       expect(status).toBe(415);
-      expect(JSON.parse(body)).toEqual({ error: expect.any(String), code: 'unsupported_media_type' });
+      expect(JSON.parse(body)).toEqual(errorBody('unsupported_media_type'));
       expect(await state()).toEqual(before);
     });
 
@@ -250,7 +253,7 @@ describe('errors: status, code and envelope (CONTRACT §2)', () => {
         req.end('"}');
       });
       expect(status).toBe(413);
-      expect(JSON.parse(body)).toEqual({ error: expect.any(String), code: 'payload_too_large' });
+      expect(JSON.parse(body)).toEqual(errorBody('payload_too_large'));
       expect(await state()).toEqual(before);
     });
   });
@@ -468,6 +471,35 @@ describe('errors: status, code and envelope (CONTRACT §2)', () => {
       const res = await t.http.get('/v1/sections').set(bearer(key)).set('X-Request-Id', encodeURI(id) === id ? id : Buffer.from(id).toString('latin1'));
       expect(res.status).toBe(200);
       expect(res.headers['x-request-id']).toMatch(UUID);
+    });
+
+    it('is repeated in every error body as requestId, with docUrl linking to the code in the error reference', async () => {
+      const errors = [
+        await t.http.get('/v1/sections').set('X-Request-Id', 'req-unauthorized'),
+        await t.http.get('/v1/sections/sect_unknown').set(bearer(key)).set('X-Request-Id', 'req-not-found'),
+        await t.http.get('/nope').set('X-Request-Id', 'req-no-route'),
+        await t.http.post('/v1/sections').set(bearer(key)).set('X-Request-Id', 'req-invalid').send({ name: '' }),
+      ];
+      expect(errors.map((res) => [res.status, res.body.requestId, res.body.docUrl])).toEqual([
+        [401, 'req-unauthorized', 'http://help.test/docs/errors#unauthorized'],
+        [404, 'req-not-found', 'http://help.test/docs/errors#not_found'],
+        [404, 'req-no-route', 'http://help.test/docs/errors#not_found'],
+        [400, 'req-invalid', 'http://help.test/docs/errors#invalid_request'],
+      ]);
+      const generated = await t.http.get('/v1/sections');
+      expect(generated.body.requestId).toMatch(UUID);
+      expect(generated.body.requestId).toBe(generated.headers['x-request-id']);
+    });
+  });
+
+  describe('error reference (/docs/errors)', () => {
+    it('has an entry for every code with its status and meaning, at the anchor docUrl points to', async () => {
+      const res = await t.http.get('/docs/errors').expect(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      for (const code of ERROR_CODES) {
+        const row = new RegExp(`<tr id="${code}"><td><a href="#${code}"><code>${code}</code></a></td><td>${HTTP_STATUS_BY_CODE[code]}</td><td>.{20,}</td></tr>`);
+        expect({ code, listed: row.test(res.text) }).toEqual({ code, listed: true });
+      }
     });
   });
 });

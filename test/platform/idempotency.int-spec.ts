@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jes
 import pg from 'pg';
 import { Clock, CreateApiKeyUseCase, newId, PruneIdempotencyKeysUseCase } from '#core';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { errorBody } from '../support/errors.js';
 
 jest.setTimeout(60_000);
 
@@ -100,7 +101,7 @@ describe('Idempotency-Key on POST', () => {
       await post(path, body(label), idem).expect(201);
       const res = await post(path, other(label), idem);
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ error: expect.any(String), code: 'idempotency_key_reused' });
+      expect(res.body).toEqual(errorBody('idempotency_key_reused'));
       expect(res.headers['idempotent-replayed']).toBeUndefined();
       expect(await count(table, column, label)).toBe(1);
     });
@@ -151,7 +152,7 @@ describe('Idempotency-Key on POST', () => {
 
         const duplicate = await post(path, body(label), idem);
         expect(duplicate.status).toBe(409);
-        expect(duplicate.body).toEqual({ error: expect.any(String), code: 'idempotency_key_in_use' });
+        expect(duplicate.body).toEqual(errorBody('idempotency_key_in_use'));
         // A different request under the same key is still a misuse of the key.
         expect((await post(path, other(label), idem)).status).toBe(422);
       } finally {

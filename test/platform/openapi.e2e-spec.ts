@@ -248,7 +248,8 @@ describe('OpenAPI document and reference', () => {
     const schema = doc.components.schemas.ErrorResponse;
     expect(schema).toBeDefined();
     expect(schema!.required).toEqual(expect.arrayContaining(['error', 'code']));
-    expect(Object.keys(schema!.properties ?? {}).sort()).toEqual(['code', 'details', 'error']);
+    expect(Object.keys(schema!.properties ?? {}).sort()).toEqual(['code', 'details', 'docUrl', 'error', 'requestId']);
+    expect(schema!.required).toEqual(expect.arrayContaining(['requestId', 'docUrl']));
     expect([...(schema!.properties!.code!.enum ?? [])].sort()).toEqual([...ERROR_CODES].sort());
     for (const { method, path, operation } of operations) {
       for (const [status, response] of Object.entries(operation.responses)) {

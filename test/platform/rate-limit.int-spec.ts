@@ -7,6 +7,7 @@ import { RedisRateLimiter } from '../../libs/core/src/rate-limit/redis-rate-limi
 import { MemoryRateLimiter } from '../../libs/core/src/rate-limit/memory-rate-limiter.adapter.js';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { TEST_REDIS_URL } from '../support/env.js';
+import { errorBody } from '../support/errors.js';
 
 jest.setTimeout(60_000);
 
@@ -37,7 +38,7 @@ function expectAllowed(res: Response, remaining: number): void {
 
 function expectLimited(res: Response): void {
   expect(res.status).toBe(429);
-  expect(res.body).toEqual({ error: expect.any(String), code: 'rate_limited' });
+  expect(res.body).toEqual(errorBody('rate_limited'));
   expect(res.headers['retry-after']).toBe('50');
   expect(res.headers['x-ratelimit-limit']).toBe(String(LIMIT));
   expect(res.headers['x-ratelimit-remaining']).toBe('0');

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Response } from 'supertest';
 import { newId, type Scope, SCOPES } from '#core';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { errorBody } from '../support/errors.js';
 
 // Booting an app against a fresh database can take a few seconds on a busy machine. The e2e project's
 // testTimeout is not applied (jest-circus takes testTimeout from the global config), so set it here.
@@ -507,7 +508,7 @@ describe('scope matrix: every route against every kind of key', () => {
       const before = await state();
       const res = await send(route as RouteCase, plainKeys.get(label as string)!, ids);
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ error: expect.any(String), code: 'insufficient_scope' });
+      expect(res.body).toEqual(errorBody('insufficient_scope'));
       expect(res.body.error).toContain((route as RouteCase).scope);
       expect(await state()).toEqual(before);
       await cleanUp(ids);

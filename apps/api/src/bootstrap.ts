@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { type AppConfig, createLogger, exitAfterShutdownDeadline, PinoNestLogger, requestLogging } from '#core';
+import { type AppConfig, createLogger, errorEnvelope, exitAfterShutdownDeadline, PinoNestLogger, requestIdOfResponse, requestLogging } from '#core';
 import { ApiModule, type ApiModuleOptions } from './api.module.js';
 import { userImagesPath } from './user-images/user-images.controller.js';
 import { setupOpenApi } from './openapi.js';
@@ -30,8 +30,8 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions): P
   setupOpenApi(app, config);
   await app.init();
   // Nest answers unknown paths under /v1 itself; everything else gets the same JSON 404.
-  app.use((_request: unknown, response: Response) => {
-    response.status(404).json({ error: 'No such route', code: 'not_found' });
+  app.use((request: Request, response: Response) => {
+    response.status(404).json(errorEnvelope({ error: 'No such route', code: 'not_found' }, requestIdOfResponse(request, response), config.http.publicUrl));
   });
   return app;
 }

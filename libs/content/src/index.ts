@@ -1,6 +1,8 @@
 // The public face of libs/content: apps import only from here.
 export { ContentModule } from './content.module.js';
 export { TRANSLATION_STATUSES, type TranslationStatus } from './shared/domain/translation.js';
+// The content format, for the reference documentation (node types, directives) and its examples.
+export { CALLOUT_VARIANTS, contentSchema, parseMarkdown, toMarkdown } from './content-format/index.js';
 
 export { Helpdesk } from './helpdesk/domain/helpdesk.js';
 export { GetHelpdeskUseCase } from './helpdesk/application/get-helpdesk.use-case.js';

@@ -91,7 +91,8 @@ export { PruneIdempotencyKeysUseCase } from './idempotency/prune-idempotency-key
 export { CheckReadinessUseCase, type Readiness } from './health/check-readiness.use-case.js';
 
 export { type ErrorBody, HTTP_STATUS_BY_CODE, toErrorResponse } from './http/error-response.js';
-export { HttpErrorFilter } from './http/http-error.filter.js';
+export { ERROR_CATALOG, ERROR_DOCS_PATH, type ErrorCatalogEntry, errorDocUrl, errorEnvelope, type ErrorEnvelope } from './http/error-catalog.js';
+export { HttpErrorFilter, requestIdOfResponse } from './http/http-error.filter.js';
 export { JsonBodyMiddleware, MAX_BODY_BYTES } from './http/json-body.middleware.js';
 export { requestIdOf, requestLogging } from './http/request-logging.js';
 export { createValidationPipe } from './http/validation.js';

@@ -10,6 +10,7 @@ import {
   PutArticleTranslationUseCase,
   SearchArticlesUseCase,
 } from '#content';
+import { ApiErrors } from '../common/api-errors.decorator.js';
 import { CursorPageQuery } from '../common/pagination.request.js';
 import { UnlessOmitted } from '../common/validation.decorators.js';
 import {
@@ -94,7 +95,7 @@ export class ArticleTranslationsController {
 
   @Get(':id/translations')
   @RequireScopes('content:read')
-  @ApiOperation({ summary: "List an article's translations" })
+  @ApiOperation({ summary: "List an article's translations", description: 'Every translation of the article, with its status and whether it is outdated; one page holds them all.' })
   @ApiOkResponse({ type: ArticleTranslationList })
   async list(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ArticleTranslationList> {
     const translations = await this.listTranslations.execute(id, principal);
@@ -109,6 +110,7 @@ export class ArticleTranslationsController {
   })
   @ApiOkResponse({ type: ArticleTranslationResponse, description: 'Replaced' })
   @ApiCreatedResponse({ type: ArticleTranslationResponse, description: 'Created' })
+  @ApiErrors('invalid_state', 'image_upload_failed')
   async put(
     @Param('id') id: string,
     @Param('locale') locale: string,
@@ -125,6 +127,7 @@ export class ArticleTranslationsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Publish a translation', description: 'Makes its draft live and searchable in its language.' })
   @ApiOkResponse({ type: ArticleTranslationResponse })
+  @ApiErrors('invalid_state')
   async publish(@Param('id') id: string, @Param('locale') locale: string): Promise<ArticleTranslationResponse> {
     return ArticleTranslationResponse.from(await this.publishTranslation.execute(id, locale));
   }

@@ -77,8 +77,8 @@ export class ArticlesController {
     summary: 'Create an article',
     description: 'As an open draft (draft_id set), or published at once with publish: true (legacy; needs content:publish). Body as content (ProseMirror JSON) or markdown. 60 per hour per key.',
   })
-  @ApiCreatedResponse({ type: ArticleWithDraftResponse })
-  @ApiErrors(409)
+  @ApiCreatedResponse({ type: ArticleWithDraftResponse, description: 'The article, with the ID of its open draft (`draft_id`; null when created with publish: true)', headers: { ETag: { $ref: '#/components/headers/ETag' } } })
+  @ApiErrors('slug_taken', 'image_upload_failed')
   async create(@Body() body: CreateArticleRequest, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) response: Response): Promise<ArticleWithDraftResponse> {
     const { record, draftId } = await this.createArticle.execute(body, principal);
     response.setHeader('ETag', etagOf(record));
@@ -92,7 +92,10 @@ export class ArticlesController {
     description:
       'Cursor form (page_size, start_cursor): newest first, or oldest-updated first with updated_since. The earlier offset form (limit, offset) answers items/limit/offset/total. Trashed articles are never listed; status draft or all needs content:write.',
   })
-  @ApiOkResponse({ schema: { oneOf: [{ $ref: getSchemaPath(ArticlePage) }, { $ref: getSchemaPath(ArticleOffsetPage) }] } })
+  @ApiOkResponse({
+    description: 'A cursor page (`results`, `has_more`, `next_cursor`), or with limit/offset an offset page (`items`, `limit`, `offset`, `total`)',
+    schema: { oneOf: [{ $ref: getSchemaPath(ArticlePage) }, { $ref: getSchemaPath(ArticleOffsetPage) }] },
+  })
   async list(@Query() query: ListArticlesQuery, @CurrentPrincipal() principal: Principal): Promise<ArticlePage | ArticleOffsetPage> {
     const offsetForm = query.limit !== undefined || query.offset !== undefined;
     if (offsetForm && (query.page_size !== undefined || query.start_cursor !== undefined)) {
@@ -128,7 +131,7 @@ export class ArticlesController {
     description:
       'The published content of a published article (even with an open draft). Keys without content:write see published articles only. With locale, the translation into it: its published copy, or for writers its draft when it has none (404 otherwise). ETag for If-Match.',
   })
-  @ApiOkResponse({ type: ArticleResponse, headers: { ETag: { description: 'Entity tag of the current state', schema: { type: 'string' } } } })
+  @ApiOkResponse({ type: ArticleResponse, description: 'The article (its live content when published), or its translation with locale', headers: { ETag: { $ref: '#/components/headers/ETag' } } })
   async get(@Param('id') id: string, @Query() query: GetArticleQuery, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) response: Response): Promise<ArticleResponse> {
     const format = query.format ?? 'html';
     const record = await this.getArticle.execute(id, format, principal);
@@ -154,8 +157,8 @@ export class ArticlesController {
     description: 'title and content|markdown write the open draft (opened from the live revision when none is); slug, keywords, metaDescription, ogImage change the article. publish: true also publishes (legacy; needs content:publish).',
   })
   @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag of GET; 412 precondition_failed when the article changed since' })
-  @ApiOkResponse({ type: ArticleWithDraftResponse })
-  @ApiErrors(409, 412)
+  @ApiOkResponse({ type: ArticleWithDraftResponse, description: 'The article, with the ID of its open draft (`draft_id`)', headers: { ETag: { $ref: '#/components/headers/ETag' } } })
+  @ApiErrors('slug_taken', 'invalid_state', 'precondition_failed', 'image_upload_failed')
   async update(
     @Param('id') id: string,
     @Body() body: UpdateArticleRequest,
@@ -173,7 +176,7 @@ export class ArticlesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Discard the open draft', description: 'The article shows its live content again. 409 when there is no draft, or the article was never published.' })
   @ApiOkResponse({ type: ArticleResponse })
-  @ApiErrors(409)
+  @ApiErrors('invalid_state')
   async discard(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ArticleResponse> {
     await this.discardDraft.execute(id);
     return this.view(await this.getArticle.execute(id, 'html', principal));
@@ -184,7 +187,7 @@ export class ArticlesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Publish', description: 'Makes the open draft live as a new revision and closes the draft. Nothing new: a no-op 200.' })
   @ApiOkResponse({ type: ArticleResponse })
-  @ApiErrors(409)
+  @ApiErrors('invalid_state')
   async publish(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ArticleResponse> {
     await this.publishArticle.execute(id, principal.keyId);
     return this.view(await this.getArticle.execute(id, 'html', principal));
@@ -195,7 +198,7 @@ export class ArticlesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Unpublish', description: 'Status draft; the last live content becomes the open draft. 409 when not published.' })
   @ApiOkResponse({ type: ArticleResponse })
-  @ApiErrors(409)
+  @ApiErrors('invalid_state')
   async unpublish(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ArticleResponse> {
     await this.unpublishArticle.execute(id);
     return this.view(await this.getArticle.execute(id, 'html', principal));
@@ -206,7 +209,7 @@ export class ArticlesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Trash an article', description: 'It leaves every list and search; restore brings it back.' })
   @ApiOkResponse({ type: ArticleStatusResponse })
-  @ApiErrors(409)
+  @ApiErrors('invalid_state')
   async trash(@Param('id') id: string): Promise<ArticleStatusResponse> {
     return this.trashArticle.execute(id);
   }
@@ -216,7 +219,7 @@ export class ArticlesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Restore a trashed article', description: 'To the status held before trashing; a published one needs content:publish too. 409 when not trashed.' })
   @ApiOkResponse({ type: ArticleStatusResponse })
-  @ApiErrors(409)
+  @ApiErrors('invalid_state')
   async restore(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ArticleStatusResponse> {
     return this.restoreArticle.execute(id, principal);
   }
@@ -226,7 +229,7 @@ export class ArticlesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Move an article', description: 'collection_id null removes it from any collection; section_id moves it to another section.' })
   @ApiOkResponse({ type: ArticleResponse })
-  @ApiErrors(409)
+  @ApiErrors('invalid_state')
   async move(@Param('id') id: string, @Body() body: MoveArticleRequest, @CurrentPrincipal() principal: Principal): Promise<ArticleResponse> {
     await this.moveArticle.execute(id, { collectionId: body.collection_id, sectionId: body.section_id });
     return this.view(await this.getArticle.execute(id, 'html', principal));

@@ -56,7 +56,7 @@ export class CollectionsController {
   @RequireScopes('content:write')
   @ApiOperation({ summary: 'Create a collection', description: 'Optionally in a section and/or nested under a parent collection.' })
   @ApiCreatedResponse({ type: CollectionResponse })
-  @ApiErrors(409)
+  @ApiErrors('conflict')
   async create(@Body() body: CreateCollectionRequest): Promise<CollectionResponse> {
     return CollectionResponse.from(await this.createCollection.execute(body));
   }
@@ -65,7 +65,7 @@ export class CollectionsController {
   @RequireScopes('content:write')
   @ApiOperation({ summary: 'Update a collection', description: 'Title, subtitle, shortId. Use the move operation to change its place.' })
   @ApiOkResponse({ type: CollectionResponse })
-  @ApiErrors(409)
+  @ApiErrors('conflict')
   async update(@Param('id') id: string, @Body() body: UpdateCollectionRequest): Promise<CollectionResponse> {
     return CollectionResponse.from(await this.updateCollection.execute(id, body));
   }
@@ -89,7 +89,7 @@ export class CollectionsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Delete a collection', description: 'Only a collection without nested collections (409 otherwise).' })
   @ApiOkResponse({ type: DeletedResponse })
-  @ApiErrors(409)
+  @ApiErrors('invalid_state')
   async delete(@Param('id') id: string): Promise<DeletedResponse> {
     await this.deleteCollection.execute(id);
     return { id, deleted: true };

@@ -1,28 +1,20 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiResponse } from '@nestjs/swagger';
+import { ApiExtension, ApiResponse } from '@nestjs/swagger';
+import { type ErrorCode, HTTP_STATUS_BY_CODE } from '#core';
 import { ErrorResponse } from './error.response.js';
 
-const DESCRIPTIONS: Record<number, string> = {
-  400: 'invalid_request (or invalid_cursor): malformed JSON, failed validation, bad query value',
-  401: 'unauthorized: no, malformed, unknown or revoked API key',
-  403: 'insufficient_scope: the key lacks the required scope',
-  404: 'not_found: unknown ID',
-  409: 'invalid_state / conflict / slug_taken / idempotency_key_in_use',
-  412: 'precondition_failed: If-Match does not match the current ETag',
-  413: 'payload_too_large: body over 10 MiB',
-  415: 'unsupported_media_type: body is not application/json',
-  422: 'idempotency_key_reused: Idempotency-Key reused with a different request',
-  429: 'rate_limited: see Retry-After',
-  500: 'internal_error',
-  502: 'image_upload_failed',
-  503: 'service_unavailable: database or queue unreachable',
-};
+/** Extension listing the codes a route's own errors use; openapi.ts turns it into descriptions and examples, then drops it. */
+export const ERROR_CODES_EXTENSION = 'x-error-codes';
 
-/** Documents error responses of a route beyond the ones every route gets (see openapi.ts). */
-export function ApiErrors(...statuses: number[]): MethodDecorator {
-  return applyDecorators(...statuses.map((status) => ApiResponse({ status, description: DESCRIPTIONS[status], type: ErrorResponse })));
-}
-
-export function errorDescription(status: number): string {
-  return DESCRIPTIONS[status] ?? 'Error';
+/**
+ * Documents the errors of a route beyond the ones every route gets (see openapi.ts), by code (`'slug_taken'`) or
+ * by status (`409`). One per route: the codes are kept in one extension, which a second decorator would replace.
+ */
+export function ApiErrors(...errors: Array<ErrorCode | number>): MethodDecorator {
+  const codes = errors.filter((error): error is ErrorCode => typeof error === 'string');
+  const statuses = [...new Set(errors.map((error) => (typeof error === 'number' ? error : HTTP_STATUS_BY_CODE[error])))];
+  return applyDecorators(
+    ...statuses.map((status) => ApiResponse({ status, description: `Error ${status}`, type: ErrorResponse })),
+    ...(codes.length > 0 ? [ApiExtension(ERROR_CODES_EXTENSION, codes)] : []),
+  );
 }

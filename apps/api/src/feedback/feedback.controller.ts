@@ -72,7 +72,7 @@ export class HelpCenterUsersController {
   @RequireScopes('content:write')
   @ApiOperation({ summary: 'Create a help center user', description: 'A reader known by email (stored lowercase, unique per helpdesk: 409 on a duplicate, whatever its case).' })
   @ApiCreatedResponse({ type: HelpCenterUserResponse })
-  @ApiErrors(409)
+  @ApiErrors('conflict')
   async create(@Body() body: CreateUserRequest): Promise<HelpCenterUserResponse> {
     return helpCenterUserView(await this.createUser.execute(body));
   }
@@ -98,7 +98,7 @@ export class HelpCenterUsersController {
   @RequireScopes('content:write')
   @ApiOperation({ summary: 'Update a help center user', description: '`email` and `name` (null clears it); 409 when the email belongs to another user.' })
   @ApiOkResponse({ type: HelpCenterUserResponse })
-  @ApiErrors(409)
+  @ApiErrors('conflict')
   async update(@Param('id') id: string, @Body() body: UpdateUserRequest): Promise<HelpCenterUserResponse> {
     return helpCenterUserView(await this.updateUser.execute(id, body));
   }

@@ -47,7 +47,7 @@ export class SectionsController {
 
   @Post()
   @RequireScopes('content:write')
-  @ApiOperation({ summary: 'Create a section' })
+  @ApiOperation({ summary: 'Create a section', description: 'After the last section unless position is given; isDefault: true makes it the default section.' })
   @ApiCreatedResponse({ type: SectionResponse })
   async create(@Body() body: CreateSectionRequest): Promise<SectionResponse> {
     return SectionResponse.from(await this.createSection.execute(body));
@@ -57,7 +57,7 @@ export class SectionsController {
   @RequireScopes('content:write')
   @ApiOperation({ summary: 'Update a section', description: 'Rename, reorder, or make it the default section.' })
   @ApiOkResponse({ type: SectionResponse })
-  @ApiErrors(409)
+  @ApiErrors('invalid_state')
   async update(@Param('id') id: string, @Body() body: UpdateSectionRequest): Promise<SectionResponse> {
     return SectionResponse.from(await this.updateSection.execute(id, body));
   }
@@ -67,7 +67,7 @@ export class SectionsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Delete a section', description: 'Only an empty section that is not the default one (409 otherwise).' })
   @ApiOkResponse({ type: DeletedResponse })
-  @ApiErrors(409)
+  @ApiErrors('invalid_state')
   async delete(@Param('id') id: string): Promise<DeletedResponse> {
     await this.deleteSection.execute(id);
     return { id, deleted: true };

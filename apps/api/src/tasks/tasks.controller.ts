@@ -8,6 +8,7 @@ import {
   GetTaskOutputUseCase,
   GetTaskUseCase,
   ListTasksUseCase,
+  TASK_STATUSES,
   taskBasicView,
   taskOutputView,
   taskView,
@@ -53,9 +54,23 @@ export class TasksController {
 
   @Get(':id')
   @RequireScopes('content:read')
-  @ApiExtraModels(TaskBasicResponse, TaskResponse)
+  @ApiExtraModels(TaskResponse)
   @ApiOperation({ summary: 'Get a task', description: 'id, title, status for content:read; the whole task with its outputs for keys with content:write.' })
-  @ApiOkResponse({ schema: { oneOf: [{ $ref: getSchemaPath(TaskResponse) }, { $ref: getSchemaPath(TaskBasicResponse) }] } })
+  @ApiOkResponse({
+    description: 'With content:write the whole task and its outputs; otherwise id, title and status only (the second shape excludes the first)',
+    schema: {
+      oneOf: [
+        { $ref: getSchemaPath(TaskResponse) },
+        {
+          title: 'Basic task',
+          type: 'object',
+          properties: { id: { type: 'string' }, title: { type: ['string', 'null'] }, status: { type: 'string', enum: [...TASK_STATUSES] } },
+          required: ['id', 'title', 'status'],
+          additionalProperties: false,
+        },
+      ],
+    },
+  })
   async get(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<TaskResponse | TaskBasicResponse> {
     const detailed = principal.has('content:write');
     const { task, outputs } = await this.getTask.execute(id, detailed);
@@ -67,7 +82,7 @@ export class TasksController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Cancel a task', description: 'A queued or running task becomes cancelled (a running one stops at its next step, its results discarded). 409 when it has finished.' })
   @ApiOkResponse({ type: TaskResponse })
-  @ApiErrors(409)
+  @ApiErrors('invalid_state')
   async cancel(@Param('id') id: string): Promise<TaskResponse> {
     const task = await this.cancelTask.execute(id);
     const { outputs } = await this.getTask.execute(id, true);
@@ -91,7 +106,7 @@ export class TasksController {
     description: 'An article output becomes the target’s open draft or a new draft article (never published); collection and section outputs are created or updated. Sets appliedAt. 409 unless proposed.',
   })
   @ApiOkResponse({ type: TaskOutputResponse })
-  @ApiErrors(409)
+  @ApiErrors('invalid_state')
   async apply(@Param('id') id: string, @Param('outputId') outputId: string, @CurrentPrincipal() principal: Principal): Promise<TaskOutputResponse> {
     return taskOutputView(await this.decide.apply(id, outputId, principal));
   }
@@ -101,7 +116,7 @@ export class TasksController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Reject a task output', description: '409 unless proposed.' })
   @ApiOkResponse({ type: TaskOutputResponse })
-  @ApiErrors(409)
+  @ApiErrors('invalid_state')
   async reject(@Param('id') id: string, @Param('outputId') outputId: string): Promise<TaskOutputResponse> {
     return taskOutputView(await this.decide.reject(id, outputId));
   }

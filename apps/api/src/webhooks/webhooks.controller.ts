@@ -157,7 +157,7 @@ export class WebhooksController {
     description: 'Sends a failed (or successful) delivery again with the same webhook-id; it is pending until the attempt. 409 when it is pending already or the endpoint is disabled.',
   })
   @ApiAcceptedResponse({ type: WebhookDeliveryResponse })
-  @ApiErrors(409)
+  @ApiErrors('invalid_state')
   async retry(@Param('id') id: string, @Param('deliveryId') deliveryId: string): Promise<WebhookDeliveryResponse> {
     return WebhookDeliveryResponse.from(await this.retryDelivery.execute(id, deliveryId));
   }
@@ -170,7 +170,7 @@ export class WebhooksController {
     description: 'Queues a webhook.test event (data: the endpoint) for this endpoint through the real pipeline, signed like every event. Poll the delivery for the result. 409 when the endpoint is disabled.',
   })
   @ApiAcceptedResponse({ type: TestDeliveryResponse })
-  @ApiErrors(409)
+  @ApiErrors('invalid_state')
   async test(@Param('id') id: string): Promise<TestDeliveryResponse> {
     return { delivery_id: await this.sendTest.execute(id) };
   }

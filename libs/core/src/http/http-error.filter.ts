@@ -1,12 +1,21 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { AppConfig } from '../config/app-config.js';
 import { UnauthorizedError } from '../errors/domain-error.js';
+import { errorEnvelope } from './error-catalog.js';
 import { toErrorResponse } from './error-response.js';
+import { requestIdOf } from './request-logging.js';
 
-/** Every error leaves the API as `{ error, code }` with its mapped status; faults are logged, never returned. */
+/**
+ * Every error leaves the API as `{ error, code }` with its mapped status, plus the request's ID (the
+ * `X-Request-Id` header) and `docUrl`, the link to the code's entry in the error reference; faults are logged,
+ * never returned.
+ */
 @Catch()
 export class HttpErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('HttpErrorFilter');
+
+  constructor(private readonly config: AppConfig) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
@@ -23,6 +32,15 @@ export class HttpErrorFilter implements ExceptionFilter {
       // RFC 6750 §3: no error attribute when no credentials were sent.
       response.setHeader('WWW-Authenticate', exception.reason === 'missing' ? 'Bearer realm="help-center"' : 'Bearer realm="help-center", error="invalid_token"');
     }
-    response.status(status).json(body);
+    response.status(status).json(errorEnvelope(body, requestIdOfResponse(host.switchToHttp().getRequest<Request>(), response), this.config.http.publicUrl));
   }
+}
+
+/** The X-Request-Id the request-logging middleware set on the response (set here if it has not run). */
+export function requestIdOfResponse(request: Request, response: Response): string {
+  const set = response.getHeader('X-Request-Id');
+  if (typeof set === 'string' && set !== '') return set;
+  const id = requestIdOf(request);
+  response.setHeader('X-Request-Id', id);
+  return id;
 }
