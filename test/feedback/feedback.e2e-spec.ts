@@ -531,7 +531,7 @@ describe('feedback', () => {
       // A cursor of another list (help center users) is refused.
       await createUser(uniqueEmail('cursor'));
       await createUser(uniqueEmail('cursor'));
-      const users = await t.http.get('/v1/users').query({ page_size: 1 }).set(bearer(reader)).expect(200);
+      const users = await t.http.get('/v1/users').query({ page_size: 1 }).set(bearer(editor)).expect(200);
       expect(typeof users.body.next_cursor).toBe('string');
       const foreign = await t.http.get('/v1/feedback').query({ start_cursor: users.body.next_cursor }).set(bearer(analytics));
       expect(outcome(foreign)).toMatchObject({ status: 400, body: { code: 'invalid_cursor' } });
@@ -652,11 +652,18 @@ describe('feedback', () => {
       expect((await summary(other.id)).body).toEqual({ positive: 0, negative: 1, unresolved: 1 });
     });
 
-    it('an unknown or trashed article is 404 not_found; a draft article has a (zero) summary', async () => {
+    it('an unknown or trashed article is 404 not_found; a draft is 404 to a key that may not see drafts, a (zero) summary to one that may', async () => {
       const res = await summary(UNKNOWN_ARTICLE, 404);
       expect(res.body).toMatchObject({ code: 'not_found' });
       const draft = await createArticle();
-      expect((await summary(draft.id)).body).toEqual({ positive: 0, negative: 0, unresolved: 0 });
+      // analytics:read alone sees only published articles: a 200 would tell it that the draft exists.
+      expect((await summary(draft.id, 404)).body).toMatchObject({ code: 'not_found' });
+      expect((await summary(draft.id, 200, admin)).body).toEqual({ positive: 0, negative: 0, unresolved: 0 });
+      const unpublished = await publishedArticle();
+      await submit(unpublished.id, { type: 'negative', feedback: 'Gone soon' });
+      await unpublish(unpublished.id);
+      expect((await summary(unpublished.id, 404)).body).toMatchObject({ code: 'not_found' });
+      expect((await summary(unpublished.id, 200, admin)).body).toEqual({ positive: 0, negative: 1, unresolved: 1 });
       const gone = await publishedArticle();
       await submit(gone.id, { type: 'negative', feedback: 'Outdated' });
       await trash(gone.id);

@@ -70,7 +70,7 @@ describe('help center users', () => {
     return res;
   }
 
-  async function page(query: Record<string, string | number>, key = reader): Promise<Page<User>> {
+  async function page(query: Record<string, string | number>, key = writer): Promise<Page<User>> {
     const res = await t.http.get('/v1/users').query(query).set(bearer(key));
     expect(outcome(res)).toMatchObject({ status: 200 });
     expect(Object.keys(res.body).sort()).toEqual(['has_more', 'next_cursor', 'results']);
@@ -126,7 +126,7 @@ describe('help center users', () => {
       expect(res.body.updatedAt).toBe(res.body.createdAt);
       expect(await stored(res.body.id)).toEqual({ id: res.body.id, email: 'jane.doe@example.com', name: 'Jane Doe' });
       // And it reads back the same.
-      const read = await t.http.get(`/v1/users/${res.body.id}`).set(bearer(reader));
+      const read = await t.http.get(`/v1/users/${res.body.id}`).set(bearer(writer));
       expect(outcome(read)).toEqual({ status: 200, body: res.body });
     });
 
@@ -171,11 +171,11 @@ describe('help center users', () => {
   describe('GET /v1/users/{id}', () => {
     it('returns the user; an unknown ID is 404 not_found', async () => {
       const user = await createUser(uniqueEmail('get'), 'Getter');
-      const res = await t.http.get(`/v1/users/${user.id}`).set(bearer(reader));
+      const res = await t.http.get(`/v1/users/${user.id}`).set(bearer(writer));
       expect(outcome(res)).toEqual({ status: 200, body: user });
-      const unknown = await t.http.get(`/v1/users/${UNKNOWN_USER}`).set(bearer(reader));
+      const unknown = await t.http.get(`/v1/users/${UNKNOWN_USER}`).set(bearer(writer));
       expect(outcome(unknown)).toMatchObject({ status: 404, body: { code: 'not_found', error: expect.any(String) } });
-      const garbage = await t.http.get('/v1/users/not-an-id').set(bearer(reader));
+      const garbage = await t.http.get('/v1/users/not-an-id').set(bearer(writer));
       expect(outcome(garbage)).toMatchObject({ status: 404, body: { code: 'not_found' } });
     });
   });
@@ -219,7 +219,7 @@ describe('help center users', () => {
 
     it('page_size out of range or not a number is 400 invalid_request', async () => {
       for (const pageSize of ['0', '101', 'abc', '1.5']) {
-        const res = await t.http.get('/v1/users').query({ page_size: pageSize }).set(bearer(reader));
+        const res = await t.http.get('/v1/users').query({ page_size: pageSize }).set(bearer(writer));
         expect(outcome(res)).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
       }
     });
@@ -231,14 +231,14 @@ describe('help center users', () => {
       const cursor = first.next_cursor!;
       const tampered = cursor.slice(0, -2) + (cursor.endsWith('A') ? 'BB' : 'AA');
       for (const start_cursor of ['garbage', tampered, 'x'.repeat(2000)]) {
-        const res = await t.http.get('/v1/users').query({ start_cursor }).set(bearer(reader));
+        const res = await t.http.get('/v1/users').query({ start_cursor }).set(bearer(writer));
         expect(outcome(res)).toMatchObject({ status: 400, body: { code: 'invalid_cursor' } });
       }
       // A cursor of another list (collections) is refused too.
       await t.http.post('/v1/collections').set(bearer(writer)).send({ title: 'C1' }).expect(201);
       await t.http.post('/v1/collections').set(bearer(writer)).send({ title: 'C2' }).expect(201);
       const collections = await t.http.get('/v1/collections').query({ page_size: 1 }).set(bearer(reader)).expect(200);
-      const foreign = await t.http.get('/v1/users').query({ start_cursor: collections.body.next_cursor }).set(bearer(reader));
+      const foreign = await t.http.get('/v1/users').query({ start_cursor: collections.body.next_cursor }).set(bearer(writer));
       expect(outcome(foreign)).toMatchObject({ status: 400, body: { code: 'invalid_cursor' } });
     });
   });
@@ -251,7 +251,7 @@ describe('help center users', () => {
       expect(res.body).toEqual({ ...user, email: 'new.address@example.org', name: 'After', updatedAt: expect.stringMatching(ISO_MS) });
       expect(Date.parse(res.body.updatedAt)).toBeGreaterThan(Date.parse(user.updatedAt));
       expect(await stored(user.id)).toEqual({ id: user.id, email: 'new.address@example.org', name: 'After' });
-      const read = await t.http.get(`/v1/users/${user.id}`).set(bearer(reader));
+      const read = await t.http.get(`/v1/users/${user.id}`).set(bearer(writer));
       expect(outcome(read)).toEqual({ status: 200, body: res.body });
     });
 
@@ -307,11 +307,14 @@ describe('help center users', () => {
       expect(await stored(user.id)).toMatchObject({ name: 'Scoped' });
     });
 
-    it('reads need content:read: a webhooks:manage-only key is 403; content:write implies content:read', async () => {
+    it('reads need content:write too (names and emails of people): content:read, analytics:read and webhooks:manage keys are 403', async () => {
       const user = await createUser(uniqueEmail('reads'));
       for (const path of ['/v1/users', `/v1/users/${user.id}`]) {
-        const denied = await t.http.get(path).set(bearer(webhooksOnly));
-        expect(outcome(denied)).toMatchObject({ status: 403, body: { code: 'insufficient_scope', error: expect.stringContaining('content:read') } });
+        for (const key of [reader, analytics, webhooksOnly]) {
+          const denied = await t.http.get(path).set(bearer(key));
+          expect(outcome(denied)).toMatchObject({ status: 403, body: { code: 'insufficient_scope', error: expect.stringContaining('content:write') } });
+          expect(JSON.stringify(denied.body)).not.toContain(user.email);
+        }
         const viaWrite = await t.http.get(path).set(bearer(writer));
         expect(outcome(viaWrite)).toMatchObject({ status: 200 });
       }

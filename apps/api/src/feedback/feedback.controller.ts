@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequireScopes } from '#core';
+import { CurrentPrincipal, type Principal, RequireScopes } from '#core';
 import {
   CreateHelpCenterUserUseCase,
   FeedbackSummaryUseCase,
@@ -51,10 +51,13 @@ export class FeedbackController {
 
   @Get('articles/:id/feedback/summary')
   @RequireScopes('analytics:read')
-  @ApiOperation({ summary: 'Feedback summary of an article', description: 'Counts of positive, negative and unresolved entries.' })
+  @ApiOperation({
+    summary: 'Feedback summary of an article',
+    description: 'Counts of positive, negative and unresolved entries. 404 for an article the key may not see (a draft or trashed article, unless the key has content:write or content:publish), as on GET /articles/{id}.',
+  })
   @ApiOkResponse({ type: FeedbackSummaryResponse })
-  async articleSummary(@Param('id') id: string): Promise<FeedbackSummaryResponse> {
-    return this.summary.execute(id);
+  async articleSummary(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<FeedbackSummaryResponse> {
+    return this.summary.execute(id, principal);
   }
 }
 
@@ -78,8 +81,8 @@ export class HelpCenterUsersController {
   }
 
   @Get()
-  @RequireScopes('content:read')
-  @ApiOperation({ summary: 'List help center users', description: 'Cursor-paginated, newest first.' })
+  @RequireScopes('content:write')
+  @ApiOperation({ summary: 'List help center users', description: 'Cursor-paginated, newest first. content:write: users are people (names, emails), not content.' })
   @ApiOkResponse({ type: HelpCenterUserPage })
   async list(@Query() query: CursorPageQuery): Promise<HelpCenterUserPage> {
     const page = await this.listUsers.execute({ pageSize: query.page_size, startCursor: query.start_cursor });
@@ -87,8 +90,8 @@ export class HelpCenterUsersController {
   }
 
   @Get(':id')
-  @RequireScopes('content:read')
-  @ApiOperation({ summary: 'Get a help center user' })
+  @RequireScopes('content:write')
+  @ApiOperation({ summary: 'Get a help center user', description: 'The user: email (lowercase), name and timestamps. content:write, like the other user routes.' })
   @ApiOkResponse({ type: HelpCenterUserResponse })
   async get(@Param('id') id: string): Promise<HelpCenterUserResponse> {
     return helpCenterUserView(await this.getUser.execute(id));

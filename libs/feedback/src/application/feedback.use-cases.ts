@@ -158,9 +158,10 @@ export class FeedbackSummaryUseCase {
     private readonly articles: GetArticleUseCase,
   ) {}
 
-  async execute(articleId: string): Promise<FeedbackSummary> {
-    // Every article but trashed ones (their feedback is kept, not summarised).
-    const article = await this.articles.execute(articleId, 'json', Principal.service());
+  /** Of an article the caller may see (GET /articles/{id}'s rule): no one learns from a 200 that a draft exists. */
+  async execute(articleId: string, principal: Principal): Promise<FeedbackSummary> {
+    // Every visible article but trashed ones (their feedback is kept, not summarised).
+    const article = await this.articles.execute(articleId, 'json', principal);
     if (article.props.status === 'trashed') throw new NotFoundError('Article', articleId);
     return this.entries.summary(articleId);
   }
