@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, statSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -237,6 +237,17 @@ describe('LocalObjectStorage specifics', () => {
       expect(readdirSync(outside)).toEqual(expect.not.arrayContaining(['escape.png', 'uploads-sibling']));
     },
   );
+
+  it('keeps objects owner-only: directories 0700, files 0600 (other local users cannot read uploads)', async () => {
+    const previous = process.umask(0o000);
+    try {
+      await storage.putIfAbsent('user-images/private.png', Buffer.from('bytes'), 'image/png');
+    } finally {
+      process.umask(previous);
+    }
+    expect(statSync(join(root, 'user-images')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(root, 'user-images', 'private.png')).mode & 0o777).toBe(0o600);
+  });
 
   it('does not read a file next to the storage directory', async () => {
     writeFileSync(join(outside, 'secret.png'), 'secret');

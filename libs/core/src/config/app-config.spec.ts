@@ -272,6 +272,8 @@ describe('AppConfig.fromEnv', () => {
       expect(config.appSecret).toMatch(/^[A-Za-z0-9_-]+$/);
       expect(readFileSync(secretFile(), 'utf8').trim()).toBe(config.appSecret);
       expect(statSync(secretFile()).mode & 0o777).toBe(0o600);
+      // A DATA_DIR the service creates is the owner's alone.
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     });
 
     it('reuses the stored secret on the next load', () => {

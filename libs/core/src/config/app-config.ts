@@ -66,6 +66,11 @@ export interface OutboundNetworkPolicy {
   readonly allowedNetworks: readonly string[];
 }
 
+/** The variables of the image fetches' network policy: a refused image address names them. */
+export const IMAGE_NETWORK_SETTINGS = { allowPrivateNetworks: 'IMAGE_ALLOW_PRIVATE_NETWORKS', allowedNetworks: 'IMAGE_ALLOWED_NETWORKS' } as const;
+/** The variables of the webhook deliveries' network policy: a refused endpoint address names them. */
+export const WEBHOOK_NETWORK_SETTINGS = { allowPrivateNetworks: 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', allowedNetworks: 'WEBHOOK_ALLOWED_NETWORKS' } as const;
+
 export interface ImageConfig {
   readonly maxBytes: number;
   /** Total time for one image fetch, redirects included. */
@@ -182,8 +187,8 @@ export class AppConfig {
         maxBytes: readInt(env, 'IMAGE_MAX_BYTES', 10 * 1024 * 1024, { min: 1 }),
         fetchTimeoutMs: readInt(env, 'IMAGE_FETCH_TIMEOUT_MS', 10_000, { min: 1, max: 300_000 }),
         network: {
-          allowPrivateNetworks: readBool(env, 'IMAGE_ALLOW_PRIVATE_NETWORKS', false),
-          allowedNetworks: readCidrList(env, 'IMAGE_ALLOWED_NETWORKS'),
+          allowPrivateNetworks: readBool(env, IMAGE_NETWORK_SETTINGS.allowPrivateNetworks, false),
+          allowedNetworks: readCidrList(env, IMAGE_NETWORK_SETTINGS.allowedNetworks),
         },
       },
       webhooks: {
@@ -193,8 +198,8 @@ export class AppConfig {
         disableAfterSeconds: readInt(env, 'WEBHOOK_DISABLE_AFTER_SECONDS', 432_000, { min: 0 }),
         allowHttp: readBool(env, 'WEBHOOK_ALLOW_HTTP', false),
         network: {
-          allowPrivateNetworks: readBool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
-          allowedNetworks: readCidrList(env, 'WEBHOOK_ALLOWED_NETWORKS'),
+          allowPrivateNetworks: readBool(env, WEBHOOK_NETWORK_SETTINGS.allowPrivateNetworks, false),
+          allowedNetworks: readCidrList(env, WEBHOOK_NETWORK_SETTINGS.allowedNetworks),
         },
         endpointConcurrency: readInt(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 10, { min: 1, max: 1000 }),
         sweepIntervalMs: readInt(env, 'WEBHOOK_SWEEP_INTERVAL_MS', 30_000, { min: 100 }),
@@ -289,7 +294,7 @@ function readOrCreateSecret(dataDir: string): string {
   const existing = readSecretFile(file);
   if (existing !== undefined) return existing;
   try {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const temporary = `${file}.${process.pid}.tmp`;
     writeFileSync(temporary, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
     try {

@@ -17,10 +17,10 @@ export class LocalObjectStorage extends ObjectStorage {
   async putIfAbsent(key: string, bytes: Buffer, _contentType?: string): Promise<'stored' | 'existed'> {
     const path = this.pathOf(key);
     if (await this.exists(key)) return 'existed';
-    await mkdir(dirname(path), { recursive: true });
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      await writeFile(temporary, bytes, { mode: 0o644 });
+      await writeFile(temporary, bytes, { mode: 0o600 });
       // Two writers of the same key write the same bytes, so the last rename wins harmlessly.
       await rename(temporary, path);
     } finally {
