@@ -16,6 +16,7 @@ import type { Migration } from './database/database.js';
 import { DatabaseModule } from './database/database.module.js';
 import { EventOutbox, OutboxSignal } from './events/event-outbox.js';
 import { OutboxNotifications } from './events/outbox-notifications.js';
+import { SecretCipher } from './crypto/secret-cipher.js';
 import { CheckReadinessUseCase } from './health/check-readiness.use-case.js';
 import { IdempotencyKeyOrmEntity } from './idempotency/idempotency-key.orm-entity.js';
 import { IdempotencyRepository } from './idempotency/idempotency.repository.js';
@@ -88,10 +89,11 @@ export class CoreModule {
         KeyUsageRecorder,
         OutboxSignal,
         OutboxNotifications,
+        { provide: SecretCipher, inject: [AppConfig], useFactory: (config: AppConfig) => new SecretCipher(config.encryption) },
         EventOutbox,
         ...useCases,
       ],
-      exports: [ConfigModule, DatabaseModule, JobsModule, Clock, Paginator, RateLimiter, IdempotencyRepository, ObjectStorage, OutboxSignal, OutboxNotifications, EventOutbox, ...useCases],
+      exports: [ConfigModule, DatabaseModule, JobsModule, Clock, Paginator, RateLimiter, IdempotencyRepository, ObjectStorage, OutboxSignal, OutboxNotifications, SecretCipher, EventOutbox, ...useCases],
     };
   }
 }

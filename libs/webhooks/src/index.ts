@@ -23,3 +23,4 @@ export { PruneWebhookDeliveriesUseCase } from './application/prune-webhook-deliv
 export { OutboxRelay } from './application/outbox-relay.js';
 export { deliveryAttemptView, webhookDeliveryView, webhookEndpointView } from './application/webhook-views.js';
 export { signatureHeaders } from './application/webhook-signer.js';
+export { ResealWebhookSecretsUseCase } from './application/reseal-webhook-secrets.use-case.js';

@@ -4,6 +4,7 @@ import { DeliveryDispatcher } from './application/delivery-dispatcher.js';
 import { EndpointSlots } from './application/endpoint-slots.js';
 import { OutboxRelay } from './application/outbox-relay.js';
 import { PruneWebhookDeliveriesUseCase } from './application/prune-webhook-deliveries.use-case.js';
+import { ResealWebhookSecretsUseCase } from './application/reseal-webhook-secrets.use-case.js';
 import {
   CreateWebhookUseCase,
   DeleteWebhookUseCase,
@@ -25,6 +26,7 @@ import { SqlWebhookDeliveryRepository } from './infrastructure/sql-webhook-deliv
 import { SqlWebhookEndpointRepository } from './infrastructure/sql-webhook-endpoint.repository.js';
 
 const useCases = [
+  ResealWebhookSecretsUseCase,
   CreateWebhookUseCase,
   ListWebhooksUseCase,
   GetWebhookUseCase,

@@ -114,6 +114,14 @@ describe('AppConfig.fromEnv', () => {
       expect(config.database.poolSize).toBe(25);
     });
 
+    it('encryption keys: APP_SECRET by default; with ENCRYPTION_KEY, APP_SECRET joins the previous keys', () => {
+      const secret = 'a'.repeat(40);
+      expect(load({ APP_SECRET: secret }).encryption).toEqual({ current: secret, previous: [] });
+      const key = 'k'.repeat(40);
+      const old = 'o'.repeat(40);
+      expect(load({ APP_SECRET: secret, ENCRYPTION_KEY: key, ENCRYPTION_KEY_PREVIOUS: old }).encryption).toEqual({ current: key, previous: [old, secret] });
+    });
+
     it('reads the database timeouts and the embedded server account', () => {
       const config = load({ DATABASE_STATEMENT_TIMEOUT_MS: '1500', DATABASE_CONNECT_TIMEOUT_MS: '250', EMBEDDED_POSTGRES_USER: 'hc-db' });
       expect(config.database).toMatchObject({ statementTimeoutMs: 1500, connectTimeoutMs: 250, embeddedOsUser: 'hc-db' });
@@ -253,6 +261,8 @@ describe('AppConfig.fromEnv', () => {
       ['DATABASE_STATEMENT_TIMEOUT_MS', '0'],
       ['DATABASE_STATEMENT_TIMEOUT_MS', 'forever'],
       ['DATABASE_CONNECT_TIMEOUT_MS', '-1'],
+      ['ENCRYPTION_KEY', 'too-short'],
+      ['ENCRYPTION_KEY_PREVIOUS', `${'k'.repeat(40)},short`],
       ['EMBEDDED_POSTGRES_USER', 'root; rm -rf /'],
       ['EMBEDDED_POSTGRES_USER', 'Postgres'],
       ['EMBEDDED_POSTGRES_USER', '-postgres'],

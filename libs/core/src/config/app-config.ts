@@ -107,6 +107,14 @@ export interface AiConfig {
   readonly taskTimeoutMs: number;
 }
 
+/** Keys of the secrets the service keeps encrypted in the database (webhook signing secrets). */
+export interface EncryptionConfig {
+  /** ENCRYPTION_KEY, or APP_SECRET when it is not set. */
+  readonly current: string;
+  /** ENCRYPTION_KEY_PREVIOUS, plus APP_SECRET once ENCRYPTION_KEY is set (values sealed before still open). */
+  readonly previous: readonly string[];
+}
+
 export interface HelpdeskConfig {
   /** Languages of a freshly created helpdesk; the first one is its default language. */
   readonly languages: readonly string[];
@@ -124,6 +132,7 @@ export class AppConfig {
   readonly appSecret: string;
   /** True when APP_SECRET was not set and the secret was generated/read under the data directory. */
   readonly appSecretFromFile: boolean;
+  readonly encryption: EncryptionConfig;
   readonly rateLimits: RateLimitConfig;
   readonly helpdesk: HelpdeskConfig;
   readonly storage: StorageConfig;
@@ -163,6 +172,7 @@ export class AppConfig {
     if (secret !== undefined && secret.length < 32) {
       throw new ConfigError('APP_SECRET', 'must be at least 32 characters long');
     }
+    const appSecret = secret ?? readOrCreateSecret(dataDir);
     return new AppConfig({
       dataDir,
       http: { host: readString(env, 'HOST', '0.0.0.0'), port, publicUrl, staticUrl },
@@ -174,8 +184,9 @@ export class AppConfig {
         embeddedOsUser: readEmbeddedOsUser(env),
       },
       redis: { url: redisUrl?.toString() ?? null, prefix: redisPrefix },
-      appSecret: secret ?? readOrCreateSecret(dataDir),
+      appSecret,
       appSecretFromFile: secret === undefined,
+      encryption: readEncryption(env, appSecret),
       rateLimits: {
         requestsPerMinute: readInt(env, 'RATE_LIMIT_REQUESTS_PER_MINUTE', 600, { min: 1 }),
         createArticlesPerHour: readInt(env, 'RATE_LIMIT_CREATE_ARTICLES_PER_HOUR', 60, { min: 1 }),
@@ -242,6 +253,15 @@ function readStorage(env: Env, dataDir: string): StorageConfig {
       forcePathStyle: readBool(env, 'S3_FORCE_PATH_STYLE', false),
     },
   };
+}
+
+function readEncryption(env: Env, appSecret: string): EncryptionConfig {
+  const key = readString(env, 'ENCRYPTION_KEY');
+  const previous = readList(env, 'ENCRYPTION_KEY_PREVIOUS', []);
+  for (const [name, value] of [['ENCRYPTION_KEY', key], ...previous.map((p) => ['ENCRYPTION_KEY_PREVIOUS', p] as const)] as const) {
+    if (value !== undefined && value.length < 32) throw new ConfigError(name, 'must be at least 32 characters long (e.g. openssl rand -base64 48)');
+  }
+  return key === undefined ? { current: appSecret, previous } : { current: key, previous: [...previous, appSecret] };
 }
 
 function readEmbeddedOsUser(env: Env): string {

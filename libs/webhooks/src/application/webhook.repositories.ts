@@ -34,6 +34,8 @@ export abstract class WebhookEndpointRepository {
   abstract recordFailure(id: string, at: Date): Promise<WebhookEndpoint | null>;
   /** Disables it if enabled; true when this call disabled it. */
   abstract disableIfEnabled(id: string, at: Date): Promise<boolean>;
+  /** Seals again, with the current encryption key, every stored secret that is plain or under a previous key; returns how many endpoints. */
+  abstract resealSecrets(): Promise<number>;
 }
 
 export abstract class WebhookDeliveryRepository {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import DataLoader from 'dataloader';
-import { type KeysetQuery, type KeysetSlice, newId, readKeysetRows, TransactionHost } from '#core';
+import { type KeysetQuery, type KeysetSlice, newId, readKeysetRows, SecretCipher, TransactionHost } from '#core';
 import { type AttemptOutcome, type DeliveryFilter, type DeliveryWork, WebhookDeliveryRepository } from '../application/webhook.repositories.js';
 import type { DeliveryAttempt, WebhookDelivery } from '../domain/webhook-delivery.js';
 import type { WebhookEndpointProps } from '../domain/webhook-endpoint.js';
@@ -25,7 +25,10 @@ export class SqlWebhookDeliveryRepository extends WebhookDeliveryRepository {
     BATCHING,
   );
 
-  constructor(private readonly tx: TransactionHost) {
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly cipher: SecretCipher,
+  ) {
     super();
   }
 
@@ -42,7 +45,7 @@ export class SqlWebhookDeliveryRepository extends WebhookDeliveryRepository {
     const byId = new Map(
       rows.map(({ endpoint, eventData, occurredAt, ...delivery }) => [
         delivery.id,
-        { delivery, endpoint: endpointOf(reviveEndpoint(endpoint)), event: { id: delivery.eventId, type: delivery.eventType, occurredAt, data: eventData } },
+        { delivery, endpoint: endpointOf(reviveEndpoint(endpoint), this.cipher), event: { id: delivery.eventId, type: delivery.eventType, occurredAt, data: eventData } },
       ]),
     );
     return ids.map((id) => byId.get(id) ?? null);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type KeysetQuery, type KeysetSlice, readKeysetRows, TransactionHost } from '#core';
+import { type KeysetQuery, type KeysetSlice, readKeysetRows, SecretCipher, TransactionHost } from '#core';
 import { WebhookEndpointRepository } from '../application/webhook.repositories.js';
 import { WebhookEndpoint, type WebhookEndpointProps } from '../domain/webhook-endpoint.js';
 
@@ -8,19 +8,46 @@ export const ENDPOINT_COLUMNS = `e.id, e.url, e.description, e.events, e.enabled
   e.last_failure_at AS "lastFailureAt", e.disabled_at AS "disabledAt", e.enabled_at AS "enabledAt", e.created_at AS "createdAt",
   e.updated_at AS "updatedAt"`;
 
-export function endpointOf(row: WebhookEndpointProps): WebhookEndpoint {
-  return WebhookEndpoint.restore(row);
+/** An endpoint from its row: the signing secrets are stored encrypted (bound to the endpoint's ID) and opened here. */
+export function endpointOf(row: WebhookEndpointProps, cipher: SecretCipher): WebhookEndpoint {
+  return WebhookEndpoint.restore({
+    ...row,
+    secret: cipher.open(row.secret, row.id),
+    previousSecret: row.previousSecret === null ? null : cipher.open(row.previousSecret, row.id),
+  });
 }
 
-/** Webhook endpoints in PostgreSQL, plain SQL; counters change atomically in the database. */
+/** Webhook endpoints in PostgreSQL, plain SQL; counters change atomically in the database. Secrets are encrypted at rest. */
 @Injectable()
 export class SqlWebhookEndpointRepository extends WebhookEndpointRepository {
-  constructor(private readonly tx: TransactionHost) {
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly cipher: SecretCipher,
+  ) {
     super();
   }
 
-  async insert(endpoint: WebhookEndpoint): Promise<void> {
+  /** The row's values, with the secrets sealed. */
+  private sealed(endpoint: WebhookEndpoint): WebhookEndpointProps {
     const e = endpoint.snapshot();
+    return { ...e, secret: this.cipher.seal(e.secret, e.id), previousSecret: e.previousSecret === null ? null : this.cipher.seal(e.previousSecret, e.id) };
+  }
+
+  async resealSecrets(): Promise<number> {
+    const rows = await this.tx.query<{ id: string; secret: string; previousSecret: string | null }>(
+      'SELECT id, secret, previous_secret AS "previousSecret" FROM webhook_endpoints ORDER BY id FOR UPDATE',
+    );
+    const stale = rows.filter((row) => !this.cipher.isCurrent(row.secret) || (row.previousSecret !== null && !this.cipher.isCurrent(row.previousSecret)));
+    for (const row of stale) {
+      const secret = this.cipher.seal(this.cipher.open(row.secret, row.id), row.id);
+      const previous = row.previousSecret === null ? null : this.cipher.seal(this.cipher.open(row.previousSecret, row.id), row.id);
+      await this.tx.query('UPDATE webhook_endpoints SET secret = $2, previous_secret = $3 WHERE id = $1', [row.id, secret, previous]);
+    }
+    return stale.length;
+  }
+
+  async insert(endpoint: WebhookEndpoint): Promise<void> {
+    const e = this.sealed(endpoint);
     await this.tx.query(
       `INSERT INTO webhook_endpoints (id, url, description, events, enabled, secret, previous_secret, previous_secret_until, failure_count,
          last_success_at, last_failure_at, disabled_at, enabled_at, created_at, updated_at)
@@ -30,7 +57,7 @@ export class SqlWebhookEndpointRepository extends WebhookEndpointRepository {
   }
 
   async update(endpoint: WebhookEndpoint): Promise<void> {
-    const e = endpoint.snapshot();
+    const e = this.sealed(endpoint);
     await this.tx.query(
       `UPDATE webhook_endpoints SET url = $2, description = $3, events = $4, enabled = $5, secret = $6, previous_secret = $7,
          previous_secret_until = $8, failure_count = $9, disabled_at = $10, enabled_at = $11, updated_at = $12
@@ -46,12 +73,12 @@ export class SqlWebhookEndpointRepository extends WebhookEndpointRepository {
 
   async find(id: string): Promise<WebhookEndpoint | null> {
     const [row] = await this.tx.query<WebhookEndpointProps>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints e WHERE e.id = $1`, [id]);
-    return row ? endpointOf(row) : null;
+    return row ? endpointOf(row, this.cipher) : null;
   }
 
   async findForUpdate(id: string): Promise<WebhookEndpoint | null> {
     const [row] = await this.tx.query<WebhookEndpointProps>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints e WHERE e.id = $1 FOR UPDATE`, [id]);
-    return row ? endpointOf(row) : null;
+    return row ? endpointOf(row, this.cipher) : null;
   }
 
   async list(query: KeysetQuery): Promise<KeysetSlice<WebhookEndpoint>> {
@@ -60,7 +87,7 @@ export class SqlWebhookEndpointRepository extends WebhookEndpointRepository {
       { select: `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints e`, alias: 'e', columns: { created_desc: 'e.created_at' } },
       query,
     );
-    return { rows: slice.rows.map(endpointOf), hasMore: slice.hasMore };
+    return { rows: slice.rows.map((row) => endpointOf(row, this.cipher)), hasMore: slice.hasMore };
   }
 
   async recordFailure(id: string, at: Date): Promise<WebhookEndpoint | null> {
@@ -69,7 +96,7 @@ export class SqlWebhookEndpointRepository extends WebhookEndpointRepository {
        WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
       [id, at],
     );
-    return row ? endpointOf(row) : null;
+    return row ? endpointOf(row, this.cipher) : null;
   }
 
   async disableIfEnabled(id: string, at: Date): Promise<boolean> {
