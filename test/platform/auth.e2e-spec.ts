@@ -78,6 +78,14 @@ describe('authentication (401 unauthorized, WWW-Authenticate)', () => {
     await t.http.get('/v1/sections').set(bearer(key)).expect(200);
   });
 
+  it('never accepts a real key without the Bearer scheme (bare, or under another scheme)', async () => {
+    const key = await t.key(['content:read']);
+    for (const header of [key, `Token ${key}`, `Basic ${key}`, `Bearer: ${key}`]) {
+      expectUnauthorized(await t.http.get('/v1/sections').set('Authorization', header), INVALID);
+    }
+    await t.http.get('/v1/sections').set(bearer(key)).expect(200);
+  });
+
   it('accepts the auth scheme in any letter case (RFC 7235 §2.1)', async () => {
     const key = await t.key(['content:read']);
     await t.http.get('/v1/sections').set('Authorization', `bearer ${key}`).expect(200);

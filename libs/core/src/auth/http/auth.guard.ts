@@ -26,8 +26,14 @@ export class AuthGuard implements CanActivate {
   }
 }
 
+/**
+ * The key of an `Authorization: Bearer <key>` header. Any other scheme, or a bare key, is an invalid credential
+ * (401 invalid_token), never accepted as a key: only the Bearer scheme carries keys.
+ */
 function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match ? match[1] : header;
+  return /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1] ?? NOT_A_BEARER_TOKEN;
 }
+
+/** Stands for a credential in another form than Bearer: present (so not "missing"), and never a valid key. */
+const NOT_A_BEARER_TOKEN = '-';
