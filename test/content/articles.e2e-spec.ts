@@ -682,13 +682,31 @@ describe('articles', () => {
       const seo = await t.http.patch(`/v1/articles/${created.id}`).set(bearer(editor)).set('If-Match', first).send({ keywords: 'x' });
       expect(seo.status).toBe(412);
       expect(await snapshot()).toEqual(before);
-      // The current tag, also in a list, weak, or *, passes.
+      // The current tag, also in a list, or *, passes; the same tag marked weak never does (strong comparison, RFC 9110).
       const current = ok.headers['etag'] as string;
       expect(current).toBe((await get(created.id)).headers['etag']);
       expect((await t.http.patch(`/v1/articles/${created.id}`).set(bearer(editor)).set('If-Match', `"nope", ${current}`).send({ keywords: 'a' })).status).toBe(200);
       const next = (await get(created.id)).headers['etag'] as string;
-      expect((await t.http.patch(`/v1/articles/${created.id}`).set(bearer(editor)).set('If-Match', `W/${next}`).send({ keywords: 'b' })).status).toBe(200);
+      const weak = await t.http.patch(`/v1/articles/${created.id}`).set(bearer(editor)).set('If-Match', `W/${next}`).send({ keywords: 'b' });
+      expect(outcome(weak)).toEqual({ status: 412, body: errorBody('precondition_failed') });
+      expect((await t.http.patch(`/v1/articles/${created.id}`).set(bearer(editor)).set('If-Match', next).send({ keywords: 'b' })).status).toBe(200);
       expect((await t.http.patch(`/v1/articles/${created.id}`).set(bearer(editor)).set('If-Match', '*').send({ keywords: 'c' })).status).toBe(200);
+    });
+
+    it('every write answering with the article carries its new ETag, which the next If-Match can use', async () => {
+      const created = await create({ title: uniqueTitle('Tagged'), markdown: 'one' });
+      const writes: Array<() => Promise<{ status: number; headers: Record<string, string> }>> = [
+        () => t.http.post(`/v1/articles/${created.id}/publish`).set(bearer(legacy)),
+        () => t.http.patch(`/v1/articles/${created.id}`).set(bearer(editor)).send({ markdown: 'two' }),
+        () => t.http.delete(`/v1/articles/${created.id}/draft`).set(bearer(editor)),
+        () => t.http.post(`/v1/articles/${created.id}/move`).set(bearer(editor)).send({ collection_id: null }),
+        () => t.http.post(`/v1/articles/${created.id}/unpublish`).set(bearer(legacy)),
+      ];
+      for (const write of writes) {
+        const res = await write();
+        expect(res.status).toBe(200);
+        expect(res.headers['etag']).toBe((await get(created.id)).headers['etag']);
+      }
     });
 
     it.each([

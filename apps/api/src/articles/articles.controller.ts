@@ -70,6 +70,12 @@ export class ArticlesController {
     return ArticleResponse.from(record, format, this.config.http.publicUrl);
   }
 
+  /** The article after a write, with its new ETag (what the next If-Match must carry). */
+  private viewWithEtag(record: ArticleRecord, response: Response): ArticleResponse {
+    response.setHeader('ETag', etagOf(record));
+    return this.view(record);
+  }
+
   @Post()
   @RequireScopes('content:write')
   @RateLimit('createArticle')
@@ -177,9 +183,9 @@ export class ArticlesController {
   @ApiOperation({ summary: 'Discard the open draft', description: 'The article shows its live content again. 409 when there is no draft, or the article was never published.' })
   @ApiOkResponse({ type: ArticleResponse })
   @ApiErrors('invalid_state')
-  async discard(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ArticleResponse> {
+  async discard(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) response: Response): Promise<ArticleResponse> {
     await this.discardDraft.execute(id);
-    return this.view(await this.getArticle.execute(id, 'html', principal));
+    return this.viewWithEtag(await this.getArticle.execute(id, 'html', principal), response);
   }
 
   @Post(':id/publish')
@@ -188,9 +194,9 @@ export class ArticlesController {
   @ApiOperation({ summary: 'Publish', description: 'Makes the open draft live as a new revision and closes the draft. Nothing new: a no-op 200.' })
   @ApiOkResponse({ type: ArticleResponse })
   @ApiErrors('invalid_state')
-  async publish(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ArticleResponse> {
+  async publish(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) response: Response): Promise<ArticleResponse> {
     await this.publishArticle.execute(id, principal.keyId);
-    return this.view(await this.getArticle.execute(id, 'html', principal));
+    return this.viewWithEtag(await this.getArticle.execute(id, 'html', principal), response);
   }
 
   @Post(':id/unpublish')
@@ -199,9 +205,9 @@ export class ArticlesController {
   @ApiOperation({ summary: 'Unpublish', description: 'Status draft; the last live content becomes the open draft. 409 when not published.' })
   @ApiOkResponse({ type: ArticleResponse })
   @ApiErrors('invalid_state')
-  async unpublish(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ArticleResponse> {
+  async unpublish(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) response: Response): Promise<ArticleResponse> {
     await this.unpublishArticle.execute(id);
-    return this.view(await this.getArticle.execute(id, 'html', principal));
+    return this.viewWithEtag(await this.getArticle.execute(id, 'html', principal), response);
   }
 
   @Delete(':id')
@@ -230,9 +236,14 @@ export class ArticlesController {
   @ApiOperation({ summary: 'Move an article', description: 'collection_id null removes it from any collection; section_id moves it to another section.' })
   @ApiOkResponse({ type: ArticleResponse })
   @ApiErrors('invalid_state')
-  async move(@Param('id') id: string, @Body() body: MoveArticleRequest, @CurrentPrincipal() principal: Principal): Promise<ArticleResponse> {
+  async move(
+    @Param('id') id: string,
+    @Body() body: MoveArticleRequest,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<ArticleResponse> {
     await this.moveArticle.execute(id, { collectionId: body.collection_id, sectionId: body.section_id });
-    return this.view(await this.getArticle.execute(id, 'html', principal));
+    return this.viewWithEtag(await this.getArticle.execute(id, 'html', principal), response);
   }
 
   @Get(':id/revisions')

@@ -94,8 +94,11 @@ function articleFieldsChanged(before: Readonly<ArticleProps>, after: Readonly<Ar
   return (['slug', 'keywords', 'metaDescription', 'ogImage'] as const).some((field) => before[field] !== after[field]);
 }
 
-/** RFC 9110 If-Match: `*` or a list of entity tags, one of which must equal the current one. */
+/**
+ * RFC 9110 If-Match: `*` or a list of entity tags, one of which must equal the current one by the strong
+ * comparison (§8.8.3.2): a weak tag (`W/"…"`) never matches, whatever its value.
+ */
 function ifMatchHolds(header: string, etag: string): boolean {
   if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+  return header.split(',').some((tag) => tag.trim() === etag);
 }
