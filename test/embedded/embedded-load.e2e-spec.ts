@@ -464,8 +464,15 @@ describe('embedded mode under concurrent load: 16 requests at a time, then kill 
       const problems: string[] = [];
       const body = answer.json as Json | undefined;
       const fields = body ? Object.keys(body).sort() : [];
-      if (JSON.stringify(fields) !== '["code","error"]' || body!.code !== 'unauthorized' || typeof body!.error !== 'string') {
-        problems.push(`expected exactly { error: <string>, code: 'unauthorized' }`);
+      if (
+        JSON.stringify(fields) !== '["code","docUrl","error","requestId"]' ||
+        body!.code !== 'unauthorized' ||
+        typeof body!.error !== 'string' ||
+        body!.requestId !== answer.headers.get('x-request-id') ||
+        typeof body!.docUrl !== 'string' ||
+        !(body!.docUrl as string).endsWith('/docs/errors#unauthorized')
+      ) {
+        problems.push(`expected exactly { error: <string>, code: 'unauthorized', requestId: <X-Request-Id>, docUrl: <…/docs/errors#unauthorized> }`);
       }
       const challenge = answer.headers.get('www-authenticate') ?? '';
       if (!/^Bearer realm="help-center"/.test(challenge) || !challenge.includes('error="invalid_token"')) {
