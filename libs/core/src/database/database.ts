@@ -56,6 +56,8 @@ export class Database {
         log: (message) => logger.log(message),
         onUnexpectedExit: (message) => {
           logger.error(`${message}. Shutting down.`);
+          // A failure, however the graceful shutdown ends: a supervisor sees a non-zero exit and restarts the service.
+          process.exitCode = 1;
           process.kill(process.pid, 'SIGTERM');
         },
       });
