@@ -168,7 +168,8 @@ describe('OpenAPI document and reference', () => {
 
   it('documents reads as content:read, writes as content:write, making changes live as content:publish, webhooks as webhooks:manage', () => {
     const PUBLISH = ['post /v1/articles/{id}/publish', 'post /v1/articles/{id}/unpublish', 'delete /v1/articles/{id}', 'post /v1/articles/{id}/translations/{locale}/publish'];
-    const WRITE_READS = ['get /v1/articles/{id}/draft', 'get /v1/tasks/{id}/outputs/{outputId}'];
+    // Help center users are people (names, emails), read with content:write (CONTRACT §8).
+    const WRITE_READS = ['get /v1/articles/{id}/draft', 'get /v1/tasks/{id}/outputs/{outputId}', 'get /v1/users', 'get /v1/users/{id}'];
     const ANALYTICS = ['get /v1/feedback', 'get /v1/articles/{id}/feedback/summary'];
     for (const { method, path, operation } of operations.filter((o) => o.path.startsWith('/v1/') && !PUBLIC.includes(o.path))) {
       const op = `${method} ${path}`;
