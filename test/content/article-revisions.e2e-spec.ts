@@ -165,7 +165,30 @@ describe('article revisions', () => {
       expect(outcome(await call(`${id}/revisions`, reader))).toMatchObject({ status: 404, body: { code: 'not_found' } });
       expect(outcome(await call(`${id}/revisions/1`, reader))).toMatchObject({ status: 404, body: { code: 'not_found' } });
       expect(outcome(await call(`${id}/revisions/1/diff`, reader, { against: '1' }))).toMatchObject({ status: 404, body: { code: 'not_found' } });
-      expect((await listed(articleId, reader)).map((r) => r.version)).toEqual([3, 2, 1]);
+      // Of a published article, only the revisions readers could see at some time: version 3 went live; 1 and 2
+      // were written before the first publication and never were.
+      expect((await listed(articleId, reader)).map((r) => r.version)).toEqual([3]);
+      expect((await listed(articleId, editor)).map((r) => r.version)).toEqual([3, 2, 1]);
+      for (const ref of ['1', '2', revisions[2]!.id]) {
+        expect(outcome(await call(`${articleId}/revisions/${ref}`, reader))).toMatchObject({ status: 404, body: { code: 'not_found' } });
+        expect(outcome(await call(`${articleId}/revisions/3/diff`, reader, { against: ref }))).toMatchObject({ status: 404, body: { code: 'not_found' } });
+      }
+      expect(outcome(await call(`${articleId}/revisions/3`, reader))).toMatchObject({ status: 200 });
+    });
+
+    it('read-only keys see every revision that went live, and no draft saved between publications', async () => {
+      const { id } = await create({ title: 'Published twice', markdown: 'v1', publish: true });
+      const write = async (request: ReturnType<typeof t.http.post>) => expect(outcome(await request)).toMatchObject({ status: 200 });
+      await write(t.http.patch(`/v1/articles/${id}`).set(bearer(editor)).send({ markdown: 'v2 draft' }));
+      await write(t.http.patch(`/v1/articles/${id}`).set(bearer(editor)).send({ markdown: 'v3 draft' }));
+      await write(t.http.post(`/v1/articles/${id}/publish`).set(bearer(editor)));
+      await write(t.http.patch(`/v1/articles/${id}`).set(bearer(editor)).send({ markdown: 'v5 pending draft' }));
+      expect((await listed(id, editor)).map((r) => r.version)).toEqual([5, 4, 3, 2, 1]);
+      expect((await listed(id, reader)).map((r) => r.version)).toEqual([4, 1]);
+      const diff = await ok<Diff>(`${id}/revisions/4/diff`, reader, { against: '1' });
+      expect(diff).toMatchObject({ from: { version: 1 }, to: { version: 4 }, changed: true });
+      expect(diff.diff).not.toContain('v2 draft');
+      for (const version of ['2', '3', '5']) expect((await call(`${id}/revisions/${version}`, reader)).status).toBe(404);
     });
   });
 
@@ -244,7 +267,8 @@ describe('article revisions', () => {
       const byVersion = await ok<Diff>(`${articleId}/revisions/${v2.id}/diff`, editor, { against: '1' });
       expect(await ok<Diff>(`${articleId}/revisions/${v2.id}/diff`, editor, { against: v1.id })).toEqual(byVersion);
       expect(await ok<Diff>(`${articleId}/revisions/2/diff`, editor, { against: v1.id })).toEqual(byVersion);
-      expect(await ok<Diff>(`${articleId}/revisions/2/diff`, reader, { against: '1' })).toEqual(byVersion);
+      // Versions 1 and 2 were never live: a read-only key cannot diff them.
+      expect((await call(`${articleId}/revisions/2/diff`, reader, { against: '1' })).status).toBe(404);
     });
 
     it('the other way round: the added lines become removed ones', async () => {

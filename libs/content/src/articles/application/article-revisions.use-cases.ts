@@ -17,26 +17,26 @@ const MAX_EDIT_LENGTH = 2_000;
 /** Versions are stored as PostgreSQL integers. */
 const MAX_VERSION = 2_147_483_647;
 
-async function revisionOf(articles: ArticleRepository, articleId: string, ref: string, upTo: number | null): Promise<ArticleRevision> {
+async function revisionOf(articles: ArticleRepository, articleId: string, ref: string, liveOnly: boolean): Promise<ArticleRevision> {
   const isVersion = /^\d+$/.test(ref);
   // A larger number names no revision, and querying it would fail in the database (a 500 instead of a 404).
   if (isVersion && Number(ref) > MAX_VERSION) throw new NotFoundError('Revision', ref);
   const revision = isVersion ? await articles.findRevisionByVersion(articleId, Number(ref)) : await articles.findRevision(articleId, ref);
-  if (!revision || (upTo !== null && revision.version > upTo)) throw new NotFoundError('Revision', ref);
+  if (!revision || (liveOnly && revision.wentLiveAt === null)) throw new NotFoundError('Revision', ref);
   return revision;
 }
 
 /**
- * The newest version the caller may read, or null for all. Keys without content:write or content:publish see
- * published articles only, and of those only the versions up to the live one: later ones are unpublished drafts.
+ * Whether the caller sees only revisions that were live. Keys without content:write or content:publish see
+ * published articles only, and of their history only what readers could see at some time: never the versions
+ * written before the first publication, nor drafts saved between publications.
  */
-async function visibleUpTo(articles: ArticleRepository, articleId: string, principal: Principal): Promise<number | null> {
+async function liveOnlyFor(articles: ArticleRepository, articleId: string, principal: Principal): Promise<boolean> {
   const article = await articles.findById(articleId);
   if (!article) throw new NotFoundError('Article', articleId);
-  if (seesUnpublished(principal)) return null;
-  const live = article.status === 'published' && article.liveRevisionId ? await articles.findRevision(articleId, article.liveRevisionId) : null;
-  if (!live) throw new NotFoundError('Article', articleId);
-  return live.version;
+  if (seesUnpublished(principal)) return false;
+  if (article.status !== 'published' || !article.liveRevisionId) throw new NotFoundError('Article', articleId);
+  return true;
 }
 
 /** The article's revisions, newest first. */
@@ -48,9 +48,9 @@ export class ListArticleRevisionsUseCase {
   ) {}
 
   async execute(articleId: string, request: CursorRequest, principal: Principal): Promise<CursorPage<ArticleRevision>> {
-    const upTo = await visibleUpTo(this.articles, articleId, principal);
+    const liveOnly = await liveOnlyFor(this.articles, articleId, principal);
     const query = this.paginator.query(REVISIONS_LIST, request, 'created_desc');
-    const slice = await this.articles.listRevisions(articleId, query, upTo);
+    const slice = await this.articles.listRevisions(articleId, query, liveOnly);
     return this.paginator.page(REVISIONS_LIST, query, slice, (r) => ({ value: r.createdAt.toISOString(), id: r.id }), (r) => r);
   }
 }
@@ -60,7 +60,7 @@ export class GetArticleRevisionUseCase {
   constructor(private readonly articles: ArticleRepository) {}
 
   async execute(articleId: string, ref: string, principal: Principal): Promise<ArticleRevision> {
-    return revisionOf(this.articles, articleId, ref, await visibleUpTo(this.articles, articleId, principal));
+    return revisionOf(this.articles, articleId, ref, await liveOnlyFor(this.articles, articleId, principal));
   }
 }
 
@@ -82,9 +82,9 @@ export class DiffArticleRevisionsUseCase {
 
   async execute(articleId: string, revisionRef: string, against: string | undefined, principal: Principal): Promise<RevisionDiff> {
     if (!against) throw ValidationError.field('against', 'against is required: a version number or a revision ID');
-    const upTo = await visibleUpTo(this.articles, articleId, principal);
-    const to = await revisionOf(this.articles, articleId, revisionRef, upTo);
-    const from = await revisionOf(this.articles, articleId, against, upTo);
+    const liveOnly = await liveOnlyFor(this.articles, articleId, principal);
+    const to = await revisionOf(this.articles, articleId, revisionRef, liveOnly);
+    const from = await revisionOf(this.articles, articleId, against, liveOnly);
     const before = markdownOf(from);
     const after = markdownOf(to);
     const names = [`v${from.version}`, `v${to.version}`, from.id, to.id] as const;

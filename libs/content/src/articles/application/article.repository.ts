@@ -50,8 +50,8 @@ export abstract class ArticleRepository {
   abstract insertRevision(revision: ArticleRevision): Promise<void>;
   abstract findRevision(articleId: string, revisionId: string): Promise<ArticleRevision | null>;
   abstract findRevisionByVersion(articleId: string, version: number): Promise<ArticleRevision | null>;
-  /** Keyset page of revisions, newest first; `upTo` leaves out later versions (null: all). */
-  abstract listRevisions(articleId: string, query: KeysetQuery, upTo?: number | null): Promise<KeysetSlice<ArticleRevision>>;
+  /** Keyset page of revisions, newest first; `liveOnly` keeps those that were live at some time. */
+  abstract listRevisions(articleId: string, query: KeysetQuery, liveOnly?: boolean): Promise<KeysetSlice<ArticleRevision>>;
   abstract findDraft(articleId: string): Promise<ArticleDraft | null>;
   abstract saveDraft(draft: ArticleDraft): Promise<void>;
   abstract deleteDraft(articleId: string): Promise<void>;

@@ -19,6 +19,8 @@ export interface ArticleRevision {
   readonly content: ArticleContent;
   readonly createdByKeyId: string | null;
   readonly createdAt: Date;
+  /** When it first went live; null for a revision that never was (a saved draft, a version before the first publish). */
+  readonly wentLiveAt: Date | null;
 }
 
 /** The open draft: the revision being edited and the live revision it started from (null before first publish). */
@@ -118,6 +120,7 @@ export class Article {
       content,
       createdByKeyId: keyId,
       createdAt: at,
+      wentLiveAt: null,
     };
     if (this.props.status !== 'published') this.props.currentRevisionId = revision.id;
     this.props.updatedAt = at;

@@ -87,6 +87,10 @@ export class ArticleRevisionOrmEntity {
 
   @TimestampColumn()
   createdAt: Date;
+
+  /** When the revision first went live; null for one that never was (a draft, or a version before the first publish). */
+  @TimestampColumn({ nullable: true })
+  wentLiveAt: Date | null;
 }
 
 @Entity('article_drafts')

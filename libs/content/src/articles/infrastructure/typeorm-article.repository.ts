@@ -29,6 +29,7 @@ function toRevision(row: ArticleRevisionOrmEntity): ArticleRevision {
     content: { json: row.contentJson, markdown: row.contentMarkdown, html: row.contentHtml },
     createdByKeyId: row.createdByKeyId,
     createdAt: row.createdAt,
+    wentLiveAt: row.wentLiveAt,
   };
 }
 
@@ -130,6 +131,10 @@ export class TypeOrmArticleRepository extends ArticleRepository {
       .set({ ...fields, rowVersion: () => 'row_version + 1' })
       .where('id = :id', { id })
       .execute();
+    // The live revision is marked as having been live, once: read-only keys see such revisions only.
+    if (fields.liveRevisionId) {
+      await this.tx.query('UPDATE article_revisions SET went_live_at = $2 WHERE id = $1 AND went_live_at IS NULL', [fields.liveRevisionId, fields.updatedAt]);
+    }
   }
 
   async slugExists(slug: string, exceptArticleId?: string): Promise<boolean> {
@@ -165,14 +170,14 @@ export class TypeOrmArticleRepository extends ArticleRepository {
     return row ? toRevision(row) : null;
   }
 
-  async listRevisions(articleId: string, query: KeysetQuery, upTo: number | null = null): Promise<KeysetSlice<ArticleRevision>> {
+  async listRevisions(articleId: string, query: KeysetQuery, liveOnly = false): Promise<KeysetSlice<ArticleRevision>> {
     const slice = await readKeysetRows<ArticleRevisionOrmEntity>(
       this.tx,
       {
         select: selectColumns(this.tx.manager, ArticleRevisionOrmEntity, 'r'),
         alias: 'r',
-        conditions: upTo === null ? ['r.article_id = $1'] : ['r.article_id = $1', 'r.version <= $2'],
-        params: upTo === null ? [articleId] : [articleId, upTo],
+        conditions: liveOnly ? ['r.article_id = $1', 'r.went_live_at IS NOT NULL'] : ['r.article_id = $1'],
+        params: [articleId],
         columns: { created_desc: 'r.created_at' },
       },
       query,
