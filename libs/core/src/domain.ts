@@ -1,5 +1,5 @@
-// The framework-free part of libs/core, for domain code: errors, IDs, scopes. Imports nothing from Nest,
-// TypeORM or class-validator, so domain layers may depend on it.
+// The framework-free part of libs/core, for domain code: errors, IDs, scopes, storable text. Imports nothing from
+// Nest, TypeORM or class-validator, so domain layers may depend on it.
 export { ERROR_CODES, type ErrorCode } from './errors/error-code.js';
 export {
   ConflictError,
@@ -14,3 +14,4 @@ export { newId, isId, type IdPrefix } from './ids/id.js';
 export { Principal } from './auth/domain/principal.js';
 export { isScope, type Scope, SCOPES } from './auth/domain/scope.js';
 export { ALL_EVENTS, EVENT_TYPES, type EventType, isEventType } from './events/event-type.js';
+export { findUnstorableText, isStorableText, toStorableText, unstorableTextError, unstorableTextReason } from './text/storable-text.js';

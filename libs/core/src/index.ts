@@ -31,6 +31,7 @@ export {
   ValidationError,
 } from './errors/domain-error.js';
 export { newId, isId, type IdPrefix } from './ids/id.js';
+export { findUnstorableText, isStorableText, toStorableText, unstorableTextError, unstorableTextReason } from './text/storable-text.js';
 export { Clock, SystemClock } from './clock/clock.js';
 
 export { CursorCodec, type CursorPosition, type KeysetMode } from './pagination/cursor-codec.js';
@@ -40,6 +41,7 @@ export {
   DEFAULT_PAGE_SIZE,
   type KeysetQuery,
   type KeysetSlice,
+  MAX_OFFSET,
   MAX_PAGE_SIZE,
   checkOffsetRequest,
   type OffsetPage,

@@ -107,10 +107,21 @@ deployment (its \`PUBLIC_URL\`), which holds the table below.
 
 ${errorTable()}
 
+## Text
+
+Every string of a JSON body (at any depth, property names included), every query value and every path segment must
+be text PostgreSQL can store: a NUL character (U+0000) or an unpaired UTF-16 surrogate (\`"\\ud800"\` without its other
+half) is 400 \`invalid_request\` before anything else runs, with one \`details\` entry per field naming it
+(\`content.content[0].content[1].text\`, \`events[1]\`, \`query\`, \`id\`). Everything else is stored as sent, emoji
+(surrogate pairs), U+FFFD and other control characters included. An ID of another resource in a body (\`sectionId\`,
+\`targetArticleId\`, …) is never an empty string (400).
+
 ## Pagination
 
 Cursor lists take \`page_size\` (1-100, default 20) and \`start_cursor\`, and answer
 \`{ results, has_more, next_cursor }\`. Cursors are opaque and signed: a changed or foreign cursor is 400 \`invalid_cursor\`.
+Offset lists (\`GET /v1/tasks\`, and \`GET /v1/articles\` with \`limit\` or \`offset\`) take \`limit\` (1-100, default 20)
+and \`offset\` (0 to 9007199254740991, 2^53 - 1), and answer \`{ items, limit, offset, total }\`.
 
 ## Rate limits
 

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
-import { MAX_PAGE_SIZE } from '#core';
-import { NullableOptional } from '../common/validation.decorators.js';
+import { MAX_OFFSET, MAX_PAGE_SIZE } from '#core';
+import { IsReference, NullableOptional } from '../common/validation.decorators.js';
 
 export class CreateTaskRequest {
   @ApiProperty({ minLength: 1, maxLength: 10_000, example: 'Write an article about resetting a password' })
@@ -16,19 +16,19 @@ export class CreateTaskRequest {
   @Length(1, 255)
   title?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Article to update (its open draft receives the change)' })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, description: 'Article to update (its open draft receives the change)' })
   @NullableOptional()
-  @IsString()
+  @IsReference()
   targetArticleId?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Collection to update, or to create the article in' })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, description: 'Collection to update, or to create the article in' })
   @NullableOptional()
-  @IsString()
+  @IsReference()
   targetCollectionId?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Section to update, or to create the article in' })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, description: 'Section to update, or to create the article in' })
   @NullableOptional()
-  @IsString()
+  @IsReference()
   targetSectionId?: string | null;
 
   @ApiPropertyOptional({ default: false, description: 'Apply the outputs when the task completes (drafts only: nothing is published)' })
@@ -46,10 +46,11 @@ export class ListTasksQuery {
   @Max(MAX_PAGE_SIZE, { message: `limit must be from 1 to ${MAX_PAGE_SIZE}` })
   limit?: number;
 
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_OFFSET, default: 0 })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'offset must be an integer' })
-  @Min(0, { message: 'offset must be 0 or more' })
+  @Min(0, { message: `offset must be from 0 to ${MAX_OFFSET}` })
+  @Max(MAX_OFFSET, { message: `offset must be from 0 to ${MAX_OFFSET}` })
   offset?: number;
 }

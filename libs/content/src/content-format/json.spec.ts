@@ -114,10 +114,22 @@ describe('fromJson', () => {
     ['attrs that are not an object', doc({ type: 'heading', attrs: [1], content: [] }), 'attrs of node heading must be an object'],
     ['a duplicated mark', doc(para(text('x', [{ type: 'em' }, { type: 'em' }]))), 'Invalid collection of marks'],
     ['a non-object child', { type: 'doc', content: [para(), 'text'] }, 'expected a node object at content.content[1]'],
+    // Text PostgreSQL cannot store (jsonb refuses NUL and the escape of an unpaired surrogate).
+    ['NUL in a text node', doc(para(text('a'), text('b\u0000', [{ type: 'em' }]))), 'text must not contain the NUL character (U+0000) at content.content[0].content[1]'],
+    ['a lone high surrogate in a text node', doc(para(text('key \ud83d'))), 'text must be valid Unicode text: it contains an unpaired surrogate (U+D83D) at content.content[0].content[0]'],
+    ['a lone low surrogate in a text node', doc(para(text('\ude00'))), 'unpaired surrogate (U+DE00)'],
+    ['NUL in a link href', doc(para(text('x', [{ type: 'link', attrs: { href: '\u0000javascript:x' } }]))), 'attribute href of mark link must not contain the NUL character (U+0000) at content.content[0].content[0].marks[0]'],
+    ['a lone surrogate in an image alt', doc(para({ type: 'image', attrs: { src: '/a.png', alt: '\ud800' } })), 'attribute alt of node image must be valid Unicode text'],
+    ['NUL in a step title', doc({ type: 'steps', content: [{ type: 'step', attrs: { title: 'a\u0000' }, content: [para()] }] }), 'attribute title of node step must not contain the NUL character'],
   ];
 
   it.each(rejected)('rejects %s with the reason', (_name, json, reason) => {
     expect(reasonOf(json)).toContain(reason);
+  });
+
+  it('keeps valid Unicode as it is: surrogate pairs, U+FFFD, other control characters', () => {
+    const json = doc(para(text('🔑 \ud83d\ude00 \ufffd \u0001 \u202e', [{ type: 'link', attrs: { href: 'https://example.com/🔑', title: null } }])));
+    expect(fromJson(json).toJSON()).toEqual(json);
   });
 
   it('accepts marks in any order and stores them in schema order (a mark set has no order)', () => {

@@ -1,4 +1,4 @@
-import { ValidationError } from '#core/domain';
+import { unstorableTextReason, ValidationError } from '#core/domain';
 import { Node } from 'prosemirror-model';
 import { contentSchema } from './schema.js';
 
@@ -17,12 +17,19 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Text the document stores (jsonb) must be storable: no NUL, no unpaired surrogate. */
+function checkText(value: unknown, what: string, path: string): void {
+  const reason = typeof value === 'string' ? unstorableTextReason(value) : null;
+  if (reason) throw new ShapeError(`${what} ${reason} at ${path}`);
+}
+
 function checkAttrs(attrs: unknown, known: Record<string, unknown> | undefined, kind: string, path: string): void {
   if (attrs === undefined) return;
   if (!isObject(attrs)) throw new ShapeError(`attrs of ${kind} must be an object at ${path}`);
-  for (const key of Object.keys(attrs)) {
+  for (const [key, value] of Object.entries(attrs)) {
     // ProseMirror would silently drop an attribute its schema does not declare; stored JSON must be lossless.
     if (!known || !Object.hasOwn(known, key)) throw new ShapeError(`Unsupported attribute ${key} for ${kind} at ${path}`);
+    checkText(value, `attribute ${key} of ${kind}`, path);
   }
 }
 
@@ -43,6 +50,7 @@ function checkShape(json: unknown, path: string, depth: number): void {
   checkAttrs(json['attrs'], nodeType.spec.attrs, `node ${type}`, path);
   if (type === 'text') {
     if (typeof json['text'] !== 'string' || json['text'] === '') throw new ShapeError(`text node needs a non-empty text at ${path}`);
+    checkText(json['text'], 'text', path);
     if (json['content'] !== undefined) throw new ShapeError(`text node cannot have content at ${path}`);
   } else if (json['text'] !== undefined) {
     throw new ShapeError(`only text nodes have text at ${path}`);

@@ -1,6 +1,7 @@
 import MarkdownIt, { type PluginWithParams, type StateCore, type Token } from 'markdown-it';
 import markdownItContainer from 'markdown-it-container';
 import type { Node } from 'prosemirror-model';
+import { toStorableText } from '#core/domain';
 import { MarkdownParser, type ParseSpec } from 'prosemirror-markdown';
 import { parseDirectiveHead } from './directives.js';
 import { type CalloutVariant, type CellAlignment, contentSchema, isCalloutVariant, isLanguage, MAX_HEADING_LEVEL } from './schema.js';
@@ -271,9 +272,13 @@ const tokenSpecs: Record<string, ParseSpec> = {
 
 const parser = new MarkdownParser(contentSchema, createTokenizer(), tokenSpecs);
 
-/** Markdown to a document of the content schema. Never throws: input that cannot be read becomes plain text. */
+/**
+ * Markdown to a document of the content schema. Never throws: input that cannot be read becomes plain text.
+ * NUL and unpaired surrogates become U+FFFD, as CommonMark does with NUL (markdown-it replaces only NUL): neither
+ * can be stored, and a document read from Markdown, whoever wrote it (a model's output too), must be storable.
+ */
 export function parseMarkdown(markdown: string): Node {
-  const source = typeof markdown === 'string' ? markdown : String(markdown ?? '');
+  const source = toStorableText(typeof markdown === 'string' ? markdown : String(markdown ?? ''));
   try {
     return parser.parse(source);
   } catch {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Node } from 'prosemirror-model';
+import { findUnstorableText } from '#core/domain';
 import { contentSchema, parseMarkdown, toMarkdown } from './index.js';
 
 const s = contentSchema;
@@ -236,6 +237,14 @@ describe('parseMarkdown robustness', () => {
     expect(nodeTypes(parseMarkdown('[x](javascript:alert(1))')).has('mark:link')).toBe(false);
   });
 
+  it('reads NUL and unpaired surrogates as U+FFFD (as CommonMark reads NUL), so the document can always be stored', () => {
+    const parsed = parseMarkdown('a\u0000b \ud800 🔑 [x\udc00](https://example.com/\ud83d "t\u0000") ![\ud800](/i.png)\n\n```\ud800\ncode\u0000\n```');
+    expect(findUnstorableText(parsed.toJSON())).toEqual([]);
+    expect(parsed.child(0).textContent).toBe('a\ufffdb \ufffd 🔑 x\ufffd ');
+    expect(parsed.child(1).textContent).toBe('code\ufffd');
+    expect(parseMarkdown(toMarkdown(parsed)).eq(parsed)).toBe(true);
+  });
+
   it('never throws, and always returns a valid document', () => {
     const nasty = [
       '>'.repeat(5000) + ' deep',
@@ -271,6 +280,7 @@ describe('parseMarkdown robustness', () => {
       const parsed = parseMarkdown(input);
       expect(parsed.type.name).toBe('doc');
       parsed.check();
+      expect(findUnstorableText(parsed.toJSON())).toEqual([]);
       // Whatever the first reading made of it, writing and reading again changes nothing.
       expect(parseMarkdown(toMarkdown(parsed)).eq(parsed)).toBe(true);
     }

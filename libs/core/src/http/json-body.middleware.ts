@@ -1,6 +1,7 @@
 import { Injectable, type NestMiddleware } from '@nestjs/common';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { DomainError, ValidationError } from '../errors/domain-error.js';
+import { unstorableTextError } from '../text/storable-text.js';
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 /**
@@ -48,7 +49,9 @@ function bodyError(error: unknown): unknown {
 
 /**
  * JSON bodies only, up to 10 MiB: another media type with a body is 415, malformed JSON 400, too large
- * 413 (raised here, inside Nest, so the global filter shapes the error).
+ * 413 (raised here, inside Nest, so the global filter shapes the error). Text anywhere in the body (values
+ * and property names, at any depth) must be storable: NUL (U+0000) and unpaired surrogates are 400 naming the
+ * field, for every route at once, before any validator or use case sees them.
  */
 @Injectable()
 export class JsonBodyMiddleware implements NestMiddleware {
@@ -69,7 +72,7 @@ export class JsonBodyMiddleware implements NestMiddleware {
       if (nestedDeeperThan(request.body, MAX_JSON_DEPTH)) {
         return next(new ValidationError(`The request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`));
       }
-      next();
+      next(unstorableTextError(request.body) ?? undefined);
     });
   }
 }

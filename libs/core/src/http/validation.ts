@@ -1,6 +1,7 @@
 import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
 import type { ValidationError as ClassValidatorError } from 'class-validator';
 import { type ErrorDetail, ValidationError } from '../errors/domain-error.js';
+import { unstorableTextError } from '../text/storable-text.js';
 
 function flatten(errors: readonly ClassValidatorError[], parent = ''): ErrorDetail[] {
   return errors.flatMap((error) => {
@@ -41,9 +42,17 @@ function toValidationError(all: ErrorDetail[]): ValidationError {
   return new ValidationError(summary, details);
 }
 
-/** Unknown fields are rejected (CONTRACT §1), including the ones class-transformer would drop silently. */
+/**
+ * Unknown fields are rejected (CONTRACT §1), including the ones class-transformer would drop silently. Query and
+ * path values must be storable text (no NUL, no unpaired surrogate), like bodies (checked as they are parsed),
+ * whatever the route does with them: 400 naming the parameter.
+ */
 class StrictValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'query' || metadata.type === 'param') {
+      const error = unstorableTextError(value, metadata.data ?? '');
+      if (error) throw error;
+    }
     if ((metadata.type === 'body' || metadata.type === 'query') && metadata.metatype && this.toValidate(metadata)) {
       const details = droppedKeys(value);
       if (details.length > 0) throw toValidationError(details);

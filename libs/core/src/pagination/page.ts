@@ -3,6 +3,11 @@ import type { CursorPosition, KeysetMode } from './cursor-codec.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
+/**
+ * The largest `offset` of an offset list: the largest whole number a JSON number holds exactly
+ * (2^53 - 1). Larger ones lose precision and, past 2^63 - 1, do not fit PostgreSQL's OFFSET (bigint).
+ */
+export const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
 
 /** Cursor page envelope of the API (source §2). */
 export interface CursorPage<T> {
@@ -46,11 +51,11 @@ export interface OffsetRequest {
   readonly offset?: number;
 }
 
-/** The validated `limit` (1-100, default 20) and `offset` (0 or more, default 0) of an offset list. */
+/** The validated `limit` (1-100, default 20) and `offset` (0 to MAX_OFFSET, default 0) of an offset list. */
 export function checkOffsetRequest(request: OffsetRequest): { limit: number; offset: number } {
   const limit = checkPageSize(request.limit, 'limit');
   const offset = request.offset ?? 0;
-  if (!Number.isInteger(offset) || offset < 0) throw ValidationError.field('offset', 'offset must be a whole number, 0 or more');
+  if (!Number.isSafeInteger(offset) || offset < 0) throw ValidationError.field('offset', `offset must be a whole number from 0 to ${MAX_OFFSET}`);
   return { limit, offset };
 }
 

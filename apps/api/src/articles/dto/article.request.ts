@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsDefined, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, MaxLength, Min } from 'class-validator';
+import { MAX_OFFSET } from '#core';
 import { CONTENT_FORMATS, type ContentFormat } from '#content';
 import { CursorPageQuery } from '../../common/pagination.request.js';
-import { NullableOptional, UnlessOmitted } from '../../common/validation.decorators.js';
+import { IsReference, NullableOptional, UnlessOmitted } from '../../common/validation.decorators.js';
 
 const MAX_MARKDOWN = 5 * 1024 * 1024;
 
@@ -56,13 +57,13 @@ export class CreateArticleRequest extends ArticleFieldsRequest {
   @Length(1, 500)
   title: string;
 
-  @ApiProperty({ description: 'Section to create in' })
-  @IsString()
+  @ApiProperty({ minLength: 1, description: 'Section to create in' })
+  @IsReference()
   sectionId: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1 })
   @NullableOptional()
-  @IsString()
+  @IsReference()
   collectionId?: string | null;
 }
 
@@ -75,14 +76,14 @@ export class UpdateArticleRequest extends ArticleFieldsRequest {
 }
 
 export class MoveArticleRequest {
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'null removes the article from any collection' })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, description: 'null removes the article from any collection' })
   @NullableOptional()
-  @IsString()
+  @IsReference()
   collection_id?: string | null;
 
-  @ApiPropertyOptional({ description: 'Section to move to' })
+  @ApiPropertyOptional({ minLength: 1, description: 'Section to move to' })
   @UnlessOmitted()
-  @IsString()
+  @IsReference()
   section_id?: string;
 }
 
@@ -130,11 +131,12 @@ export class ListArticlesQuery extends CursorPageQuery {
   @Max(100, { message: 'limit must be from 1 to 100' })
   limit?: number;
 
-  @ApiPropertyOptional({ minimum: 0, description: 'Offset form (earlier API): records to skip' })
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_OFFSET, description: 'Offset form (earlier API): records to skip' })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'offset must be an integer' })
-  @Min(0, { message: 'offset must be 0 or more' })
+  @Min(0, { message: `offset must be from 0 to ${MAX_OFFSET}` })
+  @Max(MAX_OFFSET, { message: `offset must be from 0 to ${MAX_OFFSET}` })
   offset?: number;
 }
 

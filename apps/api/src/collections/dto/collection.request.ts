@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { SHORT_ID_PATTERN, TRANSLATION_STATUSES, type TranslationStatus } from '#content';
 import { CursorPageQuery } from '../../common/pagination.request.js';
-import { NullableOptional, UnlessOmitted } from '../../common/validation.decorators.js';
+import { IsReference, NullableOptional, UnlessOmitted } from '../../common/validation.decorators.js';
 
 
 const SHORT_ID_MESSAGE = 'shortId must be 2-64 lowercase letters, digits or dashes, starting with a letter or digit';
@@ -19,14 +19,14 @@ export class CreateCollectionRequest {
   @MaxLength(1000)
   subtitle?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: "Section; a nested collection takes its parent's section" })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, description: "Section; a nested collection takes its parent's section" })
   @NullableOptional()
-  @IsString()
+  @IsReference()
   sectionId?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Parent collection to nest under' })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, description: 'Parent collection to nest under' })
   @NullableOptional()
-  @IsString()
+  @IsReference()
   parentCollectionId?: string | null;
 
   @ApiPropertyOptional({ pattern: SHORT_ID_PATTERN.source, description: 'Generated when omitted; 409 when taken' })
@@ -60,15 +60,16 @@ export class MoveCollectionRequest {
   @ApiPropertyOptional({
     type: String,
     nullable: true,
+    minLength: 1,
     description: 'New section (null: none). Alone, it takes a nested collection out of its parent.',
   })
   @NullableOptional()
-  @IsString()
+  @IsReference()
   section_id?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: "New parent collection (null: top level). The collection takes the parent's section." })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, description: "New parent collection (null: top level). The collection takes the parent's section." })
   @NullableOptional()
-  @IsString()
+  @IsReference()
   parent_collection_id?: string | null;
 }
 
