@@ -74,7 +74,10 @@ export class SearchResultResponse {
   @ApiProperty({ format: 'uri' })
   url: string;
 
-  @ApiProperty({ description: 'HTML: the matched passage, escaped, with the matched terms in <mark>' })
+  @ApiProperty({
+    description:
+      'HTML: up to two passages of 8 to 30 words of the body as plain text (Markdown syntax removed; link labels, image alt text and step and card titles kept; one line, single spaces, punctuation kept) joined by " … ", escaped, with the matched terms in <mark>',
+  })
   snippet: string;
 
   @ApiProperty({ description: 'Relevance (higher first)' })

@@ -46,10 +46,6 @@ function toTranslation(row: TranslationRow): ArticleTranslation {
   };
 }
 
-/** Markers around matched words in snippets: control characters no article text holds, escaped later. */
-const START = '\u0001';
-const STOP = '\u0002';
-
 @Injectable()
 export class TypeOrmArticleTranslationRepository extends ArticleTranslationRepository {
   constructor(private readonly tx: TransactionHost) {
@@ -134,16 +130,16 @@ export class TypeOrmArticleTranslationRepository extends ArticleTranslationRepos
     }
     params.push(page.pageSize + 1);
     const limit = `$${params.length}`;
-    params.push(`StartSel=${START}, StopSel=${STOP}, MaxFragments=2, MaxWords=30, MinWords=8, FragmentDelimiter=" … "`);
-    const options = `$${params.length}`;
+    // help_snippet (see the search-snippets migration): single-spaced plain text, matched words between U+0001
+    // and U+0002 (control characters help_plain_text keeps out of the text), turned into <mark> after escaping.
     const details = translated
       ? `SELECT p.id AS "articleId", t.locale, t.published_title AS title, a.slug, a.section_id AS "sectionId", a.collection_id AS "collectionId",
            t.published_at AS "publishedAt", p.rank,
-           ts_headline($2::regconfig, help_plain_text(t.published_markdown), websearch_to_tsquery($2::regconfig, $1), ${options}) AS snippet
+           help_snippet($2::regconfig, help_plain_text(t.published_markdown), websearch_to_tsquery($2::regconfig, $1)) AS snippet
          FROM page p JOIN articles a ON a.id = p.id JOIN article_translations t ON t.article_id = p.id AND t.locale = $3`
       : `SELECT p.id AS "articleId", h.default_language AS locale, r.title, a.slug, a.section_id AS "sectionId", a.collection_id AS "collectionId",
            a.published_at AS "publishedAt", p.rank,
-           ts_headline($2::regconfig, help_plain_text(r.content_markdown), websearch_to_tsquery($2::regconfig, $1), ${options}) AS snippet
+           help_snippet($2::regconfig, help_plain_text(r.content_markdown), websearch_to_tsquery($2::regconfig, $1)) AS snippet
          FROM page p JOIN articles a ON a.id = p.id JOIN helpdesks h ON h.id = a.helpdesk_id JOIN article_revisions r ON r.id = a.live_revision_id`;
     const rows = await this.tx.query<SearchHit>(
       `WITH page AS (SELECT * FROM (${ranked}) s${after} ORDER BY s.rank DESC, s.id DESC LIMIT ${limit})
