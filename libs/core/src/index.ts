@@ -4,6 +4,7 @@ export {
   AppConfig,
   type DatabaseConfig,
   type HttpConfig,
+  IMAGE_NETWORK_SETTINGS,
   type ImageConfig,
   loadConfigOrExit,
   type LogLevel,
@@ -11,6 +12,7 @@ export {
   type S3Config,
   type StorageConfig,
   type WebhookConfig,
+  WEBHOOK_NETWORK_SETTINGS,
 } from './config/app-config.js';
 export { ConfigError } from './config/config.error.js';
 export { ConfigModule } from './config/config.module.js';
@@ -103,7 +105,7 @@ export { createLogger, PinoNestLogger } from './logging/logger.js';
 export { contentTypeOfKey, IMMUTABLE_CACHE_CONTROL, ObjectStorage, type StoredObject } from './storage/object-storage.port.js';
 export { LocalObjectStorage } from './storage/local-object-storage.adapter.js';
 export { S3ObjectStorage } from './storage/s3-object-storage.adapter.js';
-export { AddressPolicy, type AddressVerdict } from './net/address-policy.js';
+export { AddressPolicy, type AddressVerdict, type NetworkPolicySettings } from './net/address-policy.js';
 export {
   guardedLookup,
   type OutboundFailure,

@@ -243,3 +243,40 @@ describe('AddressPolicy with allowedNetworks', () => {
     expect(() => new AddressPolicy({ allowPrivateNetworks: false, allowedNetworks: ['intranet'] })).toThrow();
   });
 });
+
+describe('AddressPolicy.refusal: the reason, and the setting that would allow the address', () => {
+  const SETTINGS = { allowPrivateNetworks: 'X_ALLOW_PRIVATE_NETWORKS', allowedNetworks: 'X_ALLOWED_NETWORKS' };
+  const strict = new AddressPolicy({ allowPrivateNetworks: false, allowedNetworks: [] }, SETTINGS);
+  const PRIVATE_HINT = 'private addresses need X_ALLOW_PRIVATE_NETWORKS=true, or their range in X_ALLOWED_NETWORKS';
+  const RANGE_HINT = 'addresses that are not public need their range in X_ALLOWED_NETWORKS';
+  const NEVER = 'cloud metadata addresses are refused whatever the settings';
+
+  it.each([
+    ['127.0.0.1', `127.0.0.1 is a loopback address; ${PRIVATE_HINT}`],
+    ['10.0.0.1', `10.0.0.1 is a private network address; ${PRIVATE_HINT}`],
+    ['fe80::1', `fe80::1 is a link-local address; ${PRIVATE_HINT}`],
+    ['100.64.0.1', `100.64.0.1 is a carrier-grade NAT address; ${PRIVATE_HINT}`],
+    ['fd12::1', `fd12::1 is a unique local (private) IPv6 address; ${PRIVATE_HINT}`],
+    // Allowed with private networks, which judge a mapped address by the IPv4 address it maps.
+    ['::ffff:127.0.0.1', `::ffff:7f00:1 is an IPv4-mapped IPv6 address; ${PRIVATE_HINT}`],
+    ['240.0.0.1', `240.0.0.1 is a reserved address; ${RANGE_HINT}`],
+    ['224.0.0.1', `224.0.0.1 is a multicast address; ${RANGE_HINT}`],
+    ['0.0.0.0', `0.0.0.0 is the unspecified address; ${RANGE_HINT}`],
+    ['169.254.169.254', `169.254.169.254 is a cloud metadata address; ${NEVER}`],
+    ['::ffff:169.254.169.254', expect.stringMatching(new RegExp(`cloud metadata address; ${NEVER}$`))],
+  ])('%s', (host, expected) => {
+    expect(strict.refusal(host)).toEqual(expected);
+  });
+
+  it('is null for an allowed address, and the reason alone without settings or for a host name', () => {
+    expect(strict.refusal('8.8.8.8')).toBeNull();
+    expect(new AddressPolicy({ allowPrivateNetworks: true, allowedNetworks: [] }, SETTINGS).refusal('127.0.0.1')).toBeNull();
+    expect(DEFAULT.refusal('127.0.0.1')).toBe('127.0.0.1 is a loopback address');
+    expect(strict.refusal('localhost')).toBe('localhost is not an IP address');
+  });
+
+  it('names only the range setting when private networks are already allowed', () => {
+    const open = new AddressPolicy({ allowPrivateNetworks: true, allowedNetworks: [] }, SETTINGS);
+    expect(open.refusal('240.0.0.1')).toBe(`240.0.0.1 is a reserved address; ${RANGE_HINT}`);
+  });
+});

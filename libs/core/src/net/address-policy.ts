@@ -49,6 +49,12 @@ function rangeOf(address: Address): string {
   return range;
 }
 
+/** The settings a policy was read from (IMAGE_ALLOW_PRIVATE_NETWORKS, …), named when an address is refused. */
+export interface NetworkPolicySettings {
+  readonly allowPrivateNetworks: string;
+  readonly allowedNetworks: string;
+}
+
 /**
  * Decides which IP addresses outbound HTTP may connect to. Only global unicast addresses are allowed by default;
  * the verdict is made on the address that is then connected to, never on a host name.
@@ -56,8 +62,34 @@ function rangeOf(address: Address): string {
 export class AddressPolicy {
   private readonly allowedNetworks: ReadonlyArray<[Address, number]>;
 
-  constructor(private readonly policy: OutboundNetworkPolicy) {
+  constructor(
+    private readonly policy: OutboundNetworkPolicy,
+    private readonly settings?: NetworkPolicySettings,
+  ) {
     this.allowedNetworks = policy.allowedNetworks.map((cidr) => ipaddr.parseCIDR(cidr));
+  }
+
+  /**
+   * Why `host` is refused, followed by the setting that would allow it when one would (or that none would, for
+   * cloud metadata addresses); null when it is allowed. Without settings, the reason alone.
+   */
+  refusal(host: string): string | null {
+    const verdict = this.check(host);
+    if (verdict.allowed) return null;
+    const remedy = this.remedy(host);
+    return remedy ? `${verdict.reason}; ${remedy}` : verdict.reason;
+  }
+
+  /** Which setting would allow a refused host, found by asking the same policy with private networks allowed. */
+  private remedy(host: string): string | null {
+    const address = AddressPolicy.parse(host);
+    if (!this.settings || address === null) return null;
+    const { allowPrivateNetworks, allowedNetworks } = this.settings;
+    if (new AddressPolicy({ ...this.policy, allowPrivateNetworks: true }).check(host).allowed) {
+      return `private addresses need ${allowPrivateNetworks}=true, or their range in ${allowedNetworks}`;
+    }
+    const metadata = /cloud metadata/.test((this.check(host) as { reason: string }).reason);
+    return metadata ? 'cloud metadata addresses are refused whatever the settings' : `addresses that are not public need their range in ${allowedNetworks}`;
   }
 
   /** Any textual IP form (`127.1`, `0x7f.1`, `2130706433`, `[::1]`, `::ffff:127.0.0.1`), or null for a host name. */

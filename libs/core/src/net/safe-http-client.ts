@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, errors as undiciErrors, request } from 'undici';
 import type { OutboundNetworkPolicy } from '../config/app-config.js';
-import { AddressPolicy } from './address-policy.js';
+import { AddressPolicy, type NetworkPolicySettings } from './address-policy.js';
 
 export type OutboundFailure = 'refused_address' | 'unsupported_scheme' | 'timeout' | 'too_large' | 'too_many_redirects' | 'network';
 
@@ -44,6 +44,8 @@ export interface SafeHttpClientOptions {
   readonly connectTimeoutMs?: number;
   /** Connections kept per origin. */
   readonly connectionsPerOrigin?: number;
+  /** The settings the network policy was read from: a refused address names the one that would allow it. */
+  readonly settings?: NetworkPolicySettings;
   /** Host name resolution; the system resolver unless a test gives another. */
   readonly resolve?: (hostname: string, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
 }
@@ -62,7 +64,7 @@ export class SafeHttpClient {
   private readonly agent: Agent;
 
   constructor(network: OutboundNetworkPolicy, options: SafeHttpClientOptions = {}) {
-    this.policy = new AddressPolicy(network);
+    this.policy = new AddressPolicy(network, options.settings);
     const resolve = options.resolve ?? ((hostname, callback) => dnsLookup(hostname, { all: true, verbatim: true }, callback));
     this.agent = new Agent({
       connections: options.connectionsPerOrigin ?? 16,
@@ -129,8 +131,8 @@ export class SafeHttpClient {
     if (url.username || url.password) throw new OutboundRequestError('unsupported_scheme', 'URLs with credentials are not fetched');
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host) !== 0) {
-      const verdict = this.policy.check(host);
-      if (!verdict.allowed) throw new OutboundRequestError('refused_address', `refused: ${verdict.reason}`);
+      const refusal = this.policy.refusal(host);
+      if (refusal !== null) throw new OutboundRequestError('refused_address', `refused: ${refusal}`);
     }
     return url;
   }
@@ -157,7 +159,7 @@ export function guardedLookup(policy: AddressPolicy, resolve: NonNullable<SafeHt
       const allowed = candidates.filter((a) => policy.check(a.address).allowed);
       if (allowed.length === 0) {
         const first = candidates[0];
-        const reason = first ? (policy.check(first.address) as { reason: string }).reason : `${hostname} has no address`;
+        const reason = first ? policy.refusal(first.address)! : `${hostname} has no address`;
         const refusal = Object.assign(new Error(`${hostname}: ${reason}`), { code: REFUSED, reason: `${hostname}: ${reason}` });
         return callback(refusal, '', 0);
       }

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { AppConfig, OutboundRequestError, SafeHttpClient, ValidationError } from '#core';
+import { AppConfig, OutboundRequestError, SafeHttpClient, ValidationError, WEBHOOK_NETWORK_SETTINGS } from '#core';
 import { RESPONSE_EXCERPT_BYTES } from '../domain/webhook-delivery.js';
 import { type SendResult, WebhookSender, WebhookUrlPolicy } from '../application/webhook-sender.port.js';
 
@@ -16,6 +16,7 @@ export class SafeWebhookSender extends WebhookSender implements OnApplicationShu
       connectTimeoutMs: Math.min(5_000, config.webhooks.timeoutMs),
       // Per origin, not per endpoint: many endpoints may share one host (EndpointSlots caps each endpoint).
       connectionsPerOrigin: 100,
+      settings: WEBHOOK_NETWORK_SETTINGS,
     });
   }
 
@@ -81,8 +82,8 @@ export class CheckedWebhookUrlPolicy extends WebhookUrlPolicy {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const addresses = isIP(host) ? [host] : await lookup(host, { all: true, verbatim: true }).then((list) => list.map((a) => a.address), () => []);
     for (const address of addresses) {
-      const verdict = this.sender.client.policy.check(address);
-      if (!verdict.allowed) throw ValidationError.field(field, `url points at a non-public address (${verdict.reason}); private targets need WEBHOOK_ALLOW_PRIVATE_NETWORKS=true`);
+      const refusal = this.sender.client.policy.refusal(address);
+      if (refusal !== null) throw ValidationError.field(field, `url points at a non-public address: ${refusal}`);
     }
     return url.toString();
   }

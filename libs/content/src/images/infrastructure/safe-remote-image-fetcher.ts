@@ -1,11 +1,14 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { AppConfig, OutboundRequestError, SafeHttpClient } from '#core';
+import { AppConfig, IMAGE_NETWORK_SETTINGS, OutboundRequestError, SafeHttpClient } from '#core';
 import { ImageUnavailableError, RemoteImageFetcher } from '../application/remote-image-fetcher.port.js';
 
 const MAX_REDIRECTS = 3;
 const ACCEPT = 'image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1';
 
-/** Remote images over the SSRF-safe client, with the IMAGE_* network policy, size cap and deadline. */
+/**
+ * Remote images over the SSRF-safe client, with the IMAGE_* network policy, size cap and deadline. A refused
+ * address names the setting that would allow it (IMAGE_ALLOW_PRIVATE_NETWORKS, IMAGE_ALLOWED_NETWORKS).
+ */
 @Injectable()
 export class SafeRemoteImageFetcher extends RemoteImageFetcher implements OnApplicationShutdown {
   private readonly client: SafeHttpClient;
@@ -15,6 +18,7 @@ export class SafeRemoteImageFetcher extends RemoteImageFetcher implements OnAppl
     this.client = new SafeHttpClient(config.images.network, {
       connectTimeoutMs: Math.min(5_000, config.images.fetchTimeoutMs),
       connectionsPerOrigin: 4,
+      settings: IMAGE_NETWORK_SETTINGS,
     });
   }
 
