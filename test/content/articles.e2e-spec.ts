@@ -608,6 +608,36 @@ describe('articles', () => {
   });
 
   describe('PATCH /v1/articles/:id', () => {
+    it('slug and SEO fields of a published article are live at once: changing them needs content:publish (403 for content:write alone, nothing changed)', async () => {
+      const created = await create({ title: uniqueTitle('Live SEO'), markdown: 'Body', keywords: 'a', metaDescription: 'm', ogImage: 'https://cdn.example.com/a.png', publish: true });
+      const before = await read(created.id, reader);
+      for (const change of [{ slug: `moved-${created.id.slice(-6).toLowerCase()}` }, { keywords: 'b' }, { metaDescription: 'n' }, { ogImage: 'https://cdn.example.com/b.png' }, { ogImage: null }]) {
+        const res = await t.http.patch(`/v1/articles/${created.id}`).set(bearer(writer)).send(change);
+        expect(outcome(res)).toMatchObject({ status: 403, body: { code: 'insufficient_scope', error: expect.stringContaining('content:publish') } });
+      }
+      expect(await read(created.id, reader)).toEqual(before);
+      // The same values, or the draft's title and body, are fine with content:write.
+      await patch(created.id, { keywords: 'a', metaDescription: 'm', slug: created.slug }, 200, writer);
+      await patch(created.id, { title: 'A draft title' }, 200, writer);
+      // With content:publish they go live at once.
+      expect(await patch(created.id, { keywords: 'b' }, 200, editor)).toMatchObject({ keywords: 'b' });
+      // On an article that is not live, content:write may change them.
+      const draftOnly = await create({ title: uniqueTitle('Not live SEO'), markdown: 'Body' });
+      expect(await patch(draftOnly.id, { keywords: 'x', ogImage: 'https://cdn.example.com/x.png' }, 200, writer)).toMatchObject({ keywords: 'x' });
+    });
+
+    it.each(['javascript:alert(1)', 'data:image/png;base64,AAAA', '/relative.png', 'ftp://example.com/a.png', 'https://user:pw@example.com/a.png', 'not a url'])(
+      'ogImage %j is 400 naming ogImage, on create and on PATCH',
+      async (ogImage) => {
+        const created = await t.http.post('/v1/articles').set(bearer(editor)).send({ sectionId: general, title: uniqueTitle('Bad og'), markdown: 'x', ogImage });
+        expect(outcome(created)).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
+        expect(JSON.stringify(created.body)).toContain('ogImage');
+        const article = await create({ title: uniqueTitle('Good og'), markdown: 'x' });
+        const patched = await t.http.patch(`/v1/articles/${article.id}`).set(bearer(editor)).send({ ogImage });
+        expect(outcome(patched)).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
+      },
+    );
+
     it('on a published article writes the open draft: GET still shows the live content, GET /draft the new one', async () => {
       const created = await create({ title: 'Live title', markdown: 'Live body', slug: 'live-title-patch', publish: true });
       const [live] = await rows<{ id: string }>('SELECT live_revision_id AS id FROM articles WHERE id = $1', [created.id]);

@@ -48,6 +48,9 @@ export class UpdateArticleUseCase {
     const content = await this.bodies.fromInput(command);
     await this.unitOfWork.run(async () => {
       const article = await this.writable(id, options.ifMatch);
+      // The slug and SEO fields of a published article are live at once (its URL, what search engines and shares
+      // show): changing them is publishing, so it needs content:publish like publishing a draft does.
+      if (article.changesLiveFields(command, command.slug)) principal.require('content:publish');
       const now = this.clock.now();
       const before = article.snapshot();
       let draftWritten = false;

@@ -1,4 +1,4 @@
-import { InvalidStateError, newId } from '#core/domain';
+import { InvalidStateError, newId, ValidationError } from '#core/domain';
 
 export const ARTICLE_STATUSES = ['draft', 'published', 'trashed'] as const;
 export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
@@ -66,6 +66,7 @@ export class Article {
   constructor(private readonly props: ArticleProps) {}
 
   static create(input: { helpdeskId: string; sectionId: string; collectionId: string | null; slug: string; customSlug: boolean } & ArticleSeo, at: Date): Article {
+    assertOgImage(input.ogImage);
     return new Article({
       id: newId('art'),
       ...input,
@@ -187,13 +188,39 @@ export class Article {
   }
 
   updateSeo(seo: Partial<ArticleSeo>, at: Date): void {
+    if (seo.ogImage !== undefined) assertOgImage(seo.ogImage);
     if (seo.keywords !== undefined) this.props.keywords = seo.keywords;
     if (seo.metaDescription !== undefined) this.props.metaDescription = seo.metaDescription;
     if (seo.ogImage !== undefined) this.props.ogImage = seo.ogImage;
     this.props.updatedAt = at;
   }
 
+  /** Whether applying `seo` and `slug` would change what readers of the live article see (its URL, its SEO fields). */
+  changesLiveFields(seo: Partial<ArticleSeo>, slug: string | undefined): boolean {
+    if (this.props.status !== 'published') return false;
+    return (
+      (slug !== undefined && slug !== this.props.slug) ||
+      (seo.keywords !== undefined && seo.keywords !== this.props.keywords) ||
+      (seo.metaDescription !== undefined && seo.metaDescription !== this.props.metaDescription) ||
+      (seo.ogImage !== undefined && seo.ogImage !== this.props.ogImage)
+    );
+  }
+
   private assertNotTrashed(action: string): void {
     if (this.props.status === 'trashed') throw new InvalidStateError(`Article ${this.props.id} is trashed; restore it to ${action} it`);
+  }
+}
+
+/** An Open Graph image is fetched by every site a link is shared on: an absolute http(s) URL, nothing else. */
+function assertOgImage(value: string | null): void {
+  if (value === null) return;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
+    throw ValidationError.field('ogImage', 'ogImage must be an absolute http(s) URL');
   }
 }
