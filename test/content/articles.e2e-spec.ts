@@ -607,6 +607,41 @@ describe('articles', () => {
     });
   });
 
+  describe('link targets are checked when a body is written', () => {
+    const link = (href: string) => ({ type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Click', marks: [{ type: 'link', attrs: { href, title: null } }] }] }] });
+    const card = (href: string) => ({
+      type: 'doc',
+      content: [{ type: 'cards', content: [{ type: 'card', attrs: { title: 'Billing', href }, content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Invoices' }] }] }] }],
+    });
+
+    it.each(['javascript:alert(1)', ' JaVaScRiPt:alert(1)', 'java\tscript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:msgbox'])(
+      '%j in a JSON link, a JSON card or a Markdown card is 400 naming the field; nothing is stored',
+      async (href) => {
+        const before = await rows<{ n: number }>('SELECT count(*)::int AS n FROM articles');
+        for (const [field, body] of [
+          ['content', { content: link(href) }],
+          ['content', { content: card(href) }],
+          ['markdown', { markdown: `::::cards\n:::card{title="Billing" href=${JSON.stringify(href)}}\nInvoices\n:::\n::::` }],
+        ] as const) {
+          const res = await t.http.post('/v1/articles').set(bearer(editor)).send({ sectionId: general, title: uniqueTitle('Unsafe link'), ...body });
+          expect(outcome(res)).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
+          expect(res.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
+        }
+        expect(await rows<{ n: number }>('SELECT count(*)::int AS n FROM articles')).toEqual(before);
+        const article = await create({ title: uniqueTitle('Safe first'), markdown: 'x' });
+        const patched = await t.http.patch(`/v1/articles/${article.id}`).set(bearer(editor)).send({ content: link(href) });
+        expect(outcome(patched)).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
+      },
+    );
+
+    it('http(s), mailto and relative links are kept as written', async () => {
+      for (const href of ['https://example.com/a', 'http://example.com', 'mailto:help@example.com', '/articles/other', '#section', '../up']) {
+        const created = await create({ title: uniqueTitle('Safe link'), content: card(href) });
+        expect(JSON.stringify(created)).toContain(href);
+      }
+    });
+  });
+
   describe('PATCH /v1/articles/:id', () => {
     it('slug and SEO fields of a published article are live at once: changing them needs content:publish (403 for content:write alone, nothing changed)', async () => {
       const created = await create({ title: uniqueTitle('Live SEO'), markdown: 'Body', keywords: 'a', metaDescription: 'm', ogImage: 'https://cdn.example.com/a.png', publish: true });

@@ -2,7 +2,9 @@
 import { Fragment, type Node } from 'prosemirror-model';
 import { type HtmlOptions, toHtml } from './html-renderer.js';
 import { toMarkdown } from './markdown-serializer.js';
+import { safeHref, type UnsafeLink } from './safe-url.js';
 
+export type { UnsafeLink } from './safe-url.js';
 export { contentSchema, CALLOUT_VARIANTS, type CalloutVariant } from './schema.js';
 export { parseMarkdown } from './markdown-parser.js';
 export { toMarkdown } from './markdown-serializer.js';
@@ -53,4 +55,21 @@ function mapNode(node: Node, map: (src: string) => string): Node {
 export function renderContent(doc: Node, options: HtmlOptions = {}): RenderedContent {
   const readable = options.assetUrl ? mapImageSources(doc, options.assetUrl) : doc;
   return { json: doc.toJSON() as Record<string, unknown>, markdown: toMarkdown(readable), html: toHtml(readable) };
+}
+
+/**
+ * Link targets the renderer would drop (`javascript:`, `data:`, `vbscript:`, any scheme but http, https and mailto),
+ * in link marks and card hrefs. Refused when a body is written, so no stored format (JSON, Markdown) carries one.
+ */
+export function unsafeLinks(doc: Node): UnsafeLink[] {
+  const found: UnsafeLink[] = [];
+  doc.descendants((node) => {
+    const card = node.type.name === 'card' ? node.attrs['href'] : null;
+    if (typeof card === 'string' && safeHref(card) === null) found.push({ where: 'card href', href: card });
+    for (const mark of node.marks) {
+      const href = mark.type.name === 'link' ? mark.attrs['href'] : null;
+      if (typeof href === 'string' && safeHref(href) === null) found.push({ where: 'link href', href });
+    }
+  });
+  return found;
 }

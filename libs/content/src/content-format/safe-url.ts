@@ -35,3 +35,9 @@ export function safeImageSrc(src: unknown): string | null {
   if (scheme === null || IMAGE_SCHEMES.has(scheme) || DATA_IMAGE.test(compact)) return src.trim();
   return null;
 }
+
+/** A link target that `safeHref` would drop, found in a document: where it is, for an error naming it. */
+export interface UnsafeLink {
+  readonly where: string;
+  readonly href: string;
+}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ValidationError } from '#core';
-import { fromJson, parseMarkdown, renderContent } from '../../content-format/index.js';
+import { fromJson, parseMarkdown, renderContent, unsafeLinks } from '../../content-format/index.js';
 import { ArticleImages } from '../../images/application/article-images.js';
 import type { ArticleContent } from '../domain/article.js';
 
@@ -30,6 +30,14 @@ export class ArticleBodies {
     }
     if (!hasContent && !hasMarkdown) return undefined;
     const parsed = hasContent ? fromJson(input.content) : parseMarkdown(input.markdown!);
+    const unsafe = unsafeLinks(parsed);
+    if (unsafe.length > 0) {
+      const field = hasContent ? 'content' : 'markdown';
+      throw new ValidationError(
+        'Links must be http(s), mailto or relative URLs',
+        unsafe.slice(0, 20).map((link) => ({ field, message: `${link.where} ${JSON.stringify(link.href.slice(0, 100))} is not an http(s), mailto or relative URL` })),
+      );
+    }
     const doc = await this.images.upload(parsed, hasContent ? 'content' : 'markdown');
     const rendered = renderContent(doc, { assetUrl: (src) => this.images.publicUrl(src) });
     return { json: rendered.json, markdown: rendered.markdown, html: rendered.html };
