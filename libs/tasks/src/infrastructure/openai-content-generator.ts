@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AppConfig } from '#core';
+import { AppConfig, findUnstorableText } from '#core';
 import { OUTPUT_KINDS, OUTPUT_OPERATIONS, type ProposedChange } from '../domain/task.js';
 import { ContentGenerator, GenerationError, type GenerationRequest, type GenerationResult } from '../application/content-generator.port.js';
 
@@ -190,6 +190,11 @@ export function validate(value: unknown, request: Pick<GenerationRequest, 'targe
     for (const field of ['targetArticleId', 'targetCollectionId', 'targetSectionId']) {
       if (!nullableString(c[field] ?? null)) bad(`changes[${i}].${field} must be a string or null`);
     }
+    // A title, a collection's subtitle (its markdown) and IDs are stored as they are: text PostgreSQL cannot store
+    // (NUL, an unpaired surrogate) would fail the write, or turn into U+FFFD, after the task had run.
+    const { title, markdown, targetArticleId, targetCollectionId, targetSectionId } = c;
+    const [unstorable] = findUnstorableText({ title, markdown, targetArticleId, targetCollectionId, targetSectionId }, `changes[${i}]`, 1);
+    if (unstorable) bad(unstorable.message);
     const change = {
       kind: c.kind,
       operation: c.operation,
