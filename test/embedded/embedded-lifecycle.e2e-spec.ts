@@ -39,12 +39,18 @@ async function start(dir: string): Promise<{ server: ServerProcess; key: string 
   return { server, key: KEY.exec(server.stdout)?.[0], owner };
 }
 
+/** Running: exists and is not a zombie (an exited process not reaped yet, which a container's PID 1 may never do). */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
   }
 }
 

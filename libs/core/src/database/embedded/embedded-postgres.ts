@@ -181,9 +181,15 @@ export class EmbeddedPostgres {
     }
     this.server = undefined;
     if (this.watchdog) {
-      if (this.watchdog.pid) signal(this.watchdog.pid, 'SIGKILL');
-      this.watchdog.stdin?.destroy();
+      const watchdog = this.watchdog;
       this.watchdog = undefined;
+      if (watchdog.exitCode === null && watchdog.signalCode === null && watchdog.pid) {
+        // Waited for, so this process reaps it: no zombie is left behind for an init that may not reap.
+        const exited = new Promise<void>((resolve) => watchdog.once('exit', () => resolve()));
+        signal(watchdog.pid, 'SIGKILL');
+        await within(exited, 2_000);
+      }
+      watchdog.stdin?.destroy();
     }
     if (this.release) {
       rmSync(this.infoFile, { force: true });

@@ -1,14 +1,27 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
-/** Whether a process with this ID exists (one of another user counts: signalling it is refused, not unknown). */
+/**
+ * Whether a process with this ID is running (one of another user counts: signalling it is refused, not unknown).
+ * A zombie (exited, not yet reaped: in a container whose PID 1 does not reap, it may stay so) is not running.
+ */
 export function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  return !isZombie(pid);
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    // No /proc (macOS), or gone meanwhile.
+    return false;
   }
 }
 
