@@ -114,8 +114,11 @@ describe('webhooks API', () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
   let db: pg.Client;
-  /** webhooks:manage only. */
+  /** webhooks:manage, with the scopes to read every event. */
   let admin: string;
+  /** webhooks:manage alone, and with content:read: what their endpoints may receive is limited. */
+  let hooksOnly: string;
+  let hooksAndRead: string;
   /** content:write only. */
   let writer: string;
   /** Every scope but webhooks:manage. */
@@ -192,10 +195,13 @@ describe('webhooks API', () => {
 
   beforeAll(async () => {
     [receiver, t] = await Promise.all([startReceiver(), startTestApp({ env: RECEIVER_ENV })]);
-    [admin, writer, allButWebhooks] = await Promise.all([
-      t.key(['webhooks:manage']),
+    [admin, writer, allButWebhooks, hooksOnly, hooksAndRead] = await Promise.all([
+      // Endpoints receive only what the key that chose their events may read: this one may read everything.
+      t.key(['webhooks:manage', 'content:write', 'analytics:read']),
       t.key(['content:write']),
       t.key(['content:read', 'content:write', 'content:publish', 'analytics:read', 'conversations:read']),
+      t.key(['webhooks:manage']),
+      t.key(['webhooks:manage', 'content:read']),
     ]);
     db = new pg.Client({ connectionString: t.databaseUrl! });
     await db.connect();
@@ -205,6 +211,42 @@ describe('webhooks API', () => {
     await db?.end();
     await t?.close();
     await receiver?.close();
+  });
+
+  describe('events limited to what the key that chose them may read', () => {
+    it('a named event the key may not read is 403 naming the scope; nothing is created', async () => {
+      const before = (await db.query('SELECT count(*)::int AS n FROM webhook_endpoints')).rows[0].n;
+      for (const [events, scope] of [[['article.created'], 'content:write'], [['feedback.created'], 'analytics:read'], [['task.completed'], 'content:write'], [['section.created'], 'content:read']] as const) {
+        const res = await t.http.post('/v1/webhooks').set(bearer(hooksOnly)).send({ url: receiver.url('/denied'), events });
+        expect(outcome(res)).toMatchObject({ status: 403, body: { code: 'insufficient_scope', error: expect.stringContaining(scope) } });
+      }
+      expect((await db.query('SELECT count(*)::int AS n FROM webhook_endpoints')).rows[0].n).toBe(before);
+    });
+
+    it('"*" from a webhooks:manage + content:read key receives sections and the test event, never drafts, feedback or tasks', async () => {
+      const path = '/limited';
+      const endpoint = await create({ url: receiver.url(path), events: ['*'] }, hooksAndRead);
+      const section = await t.http.post('/v1/sections').set(bearer(writer)).send({ name: `Limited ${Date.now()}` });
+      expect(section.status).toBe(201);
+      const sectionId = section.body.id as string;
+      const article = await t.http.post('/v1/articles').set(bearer(allButWebhooks)).send({ title: 'Secret draft for hooks', sectionId, markdown: 'Draft text' });
+      expect(article.status).toBe(201);
+      await t.http.post(`/v1/articles/${article.body.id}/publish`).set(bearer(allButWebhooks)).expect(200);
+      await t.http.post(`/v1/public/articles/${article.body.id}/feedback`).send({ type: 'negative', feedback: 'Hidden', email: 'reader@example.com' }).expect(201);
+      await t.http.post(`/v1/webhooks/${endpoint.id}/test`).set(bearer(hooksAndRead)).expect(202);
+      const received = await receiver.waitFor((r) => r.path === path && r.json<{ type: string }>().type === 'webhook.test', 30_000);
+      expect(received).toBeDefined();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const types = receiver.requestsTo(path).map((r) => r.json<{ type: string }>().type);
+      expect(types).toContain('section.created');
+      expect(types.filter((type) => !['section.created', 'webhook.test'].includes(type))).toEqual([]);
+      const bodies = receiver.requestsTo(path).map((r) => r.body).join('\n');
+      expect(bodies).not.toContain('Secret draft for hooks');
+      expect(bodies).not.toContain('reader@example.com');
+      // No delivery of those events exists at all for this endpoint.
+      const { rows } = await db.query('SELECT DISTINCT event_type FROM webhook_deliveries WHERE endpoint_id = $1', [endpoint.id]);
+      expect(rows.map((row: { event_type: string }) => row.event_type).sort()).toEqual(['section.created', 'webhook.test']);
+    });
   });
 
   describe('POST /webhooks', () => {

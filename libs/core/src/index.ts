@@ -118,6 +118,7 @@ export {
 export { withTimeout } from './util/with-timeout.js';
 
 export { ALL_EVENTS, EVENT_TYPES, type EventType, isEventType } from './events/event-type.js';
+export { EVENT_READ_SCOPES, mayReceiveEvent } from './events/event-access.js';
 export { EventOutbox, OUTBOX_CHANNEL, OutboxSignal } from './events/event-outbox.js';
 export { OutboxNotifications } from './events/outbox-notifications.js';
 export { type EncryptionKeys, SecretCipher, SecretCipherError } from './crypto/secret-cipher.js';

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequireScopes } from '#core';
+import { CurrentPrincipal, type Principal, RequireScopes } from '#core';
 import {
   CreateWebhookUseCase,
   DeleteWebhookUseCase,
@@ -57,11 +57,14 @@ export class WebhooksController {
   @RequireScopes('webhooks:manage')
   @ApiOperation({
     summary: 'Create a webhook endpoint',
-    description: 'Returns the signing secret (whsec_…), which is shown only here and on rotation. URLs must be https (http only with WEBHOOK_ALLOW_HTTP) and must not point at private, loopback or metadata addresses.',
+    description:
+      'Returns the signing secret (whsec_…), which is shown only here and on rotation. URLs must be https (http only with WEBHOOK_ALLOW_HTTP) and must not point at private, loopback or metadata addresses. ' +
+      'The endpoint receives only events the creating key may read: article events need content:write or content:publish, collection and section events content:read, ' +
+      'feedback events analytics:read, task events content:write (403 insufficient_scope for a named event the key may not read; "*" is every event it may read).',
   })
   @ApiCreatedResponse({ type: WebhookEndpointWithSecretResponse })
-  async create(@Body() body: CreateWebhookRequest): Promise<WebhookEndpointWithSecretResponse> {
-    return withSecret(await this.createWebhook.execute(body));
+  async create(@Body() body: CreateWebhookRequest, @CurrentPrincipal() principal: Principal): Promise<WebhookEndpointWithSecretResponse> {
+    return withSecret(await this.createWebhook.execute(body, principal));
   }
 
   @Get()
@@ -84,10 +87,13 @@ export class WebhooksController {
 
   @Patch(':id')
   @RequireScopes('webhooks:manage')
-  @ApiOperation({ summary: 'Update a webhook endpoint', description: 'url, events, description. Use enable/disable to change `enabled`.' })
+  @ApiOperation({
+    summary: 'Update a webhook endpoint',
+    description: 'url, events, description. Use enable/disable to change `enabled`. New events are checked against this key\'s scopes, which then decide what the endpoint receives (as on create).',
+  })
   @ApiOkResponse({ type: WebhookEndpointResponse })
-  async update(@Param('id') id: string, @Body() body: UpdateWebhookRequest): Promise<WebhookEndpointResponse> {
-    return WebhookEndpointResponse.from(await this.updateWebhook.execute(id, body));
+  async update(@Param('id') id: string, @Body() body: UpdateWebhookRequest, @CurrentPrincipal() principal: Principal): Promise<WebhookEndpointResponse> {
+    return WebhookEndpointResponse.from(await this.updateWebhook.execute(id, body, principal));
   }
 
   @Delete(':id')

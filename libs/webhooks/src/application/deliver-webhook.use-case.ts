@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, Clock, RetryLaterError, UnitOfWork } from '#core';
-import { ENDPOINT_DISABLED, parseRetryAfter, RESPONSE_EXCERPT_BYTES, retryDelayMs } from '../domain/webhook-delivery.js';
+import { AppConfig, Clock, isEventType, mayReceiveEvent, RetryLaterError, UnitOfWork } from '#core';
+import { ENDPOINT_DISABLED, NOT_PERMITTED, parseRetryAfter, RESPONSE_EXCERPT_BYTES, retryDelayMs } from '../domain/webhook-delivery.js';
 import { EndpointSlots } from './endpoint-slots.js';
 import { signatureHeaders } from './webhook-signer.js';
 import { WebhookSender } from './webhook-sender.port.js';
@@ -30,6 +30,13 @@ export class DeliverWebhookUseCase {
     const endpoint = work.endpoint;
     if (!endpoint.enabled) {
       await this.deliveries.failPending(endpoint.id, ENDPOINT_DISABLED, this.clock.now());
+      return;
+    }
+    // Checked again at delivery: the endpoint's events (and the scopes that chose them) may have changed since the
+    // delivery was created. What it may no longer read is not sent.
+    if (isEventType(work.event.type) && !mayReceiveEvent(work.event.type, endpoint.snapshot().createdByScopes)) {
+      const now = this.clock.now();
+      await this.deliveries.markFailure(deliveryId, { attemptedAt: now, responseStatus: null, durationMs: 0, error: NOT_PERMITTED, responseExcerpt: null }, null);
       return;
     }
     if (!this.slots.tryAcquire(endpoint.id)) {

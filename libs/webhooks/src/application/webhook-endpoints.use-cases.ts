@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, type CursorPage, type CursorRequest, InvalidStateError, NotFoundError, Paginator, UnitOfWork } from '#core';
+import { Clock, type CursorPage, type CursorRequest, InvalidStateError, NotFoundError, Paginator, type Principal, UnitOfWork } from '#core';
 import { type DeliveryAttempt, type DeliveryStatus, ENDPOINT_DISABLED, type WebhookDelivery } from '../domain/webhook-delivery.js';
 import { WebhookEndpoint } from '../domain/webhook-endpoint.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
@@ -40,9 +40,10 @@ export class CreateWebhookUseCase {
     private readonly clock: Clock,
   ) {}
 
-  async execute(command: CreateWebhookCommand): Promise<WebhookEndpoint> {
+  /** The endpoint receives only events `principal` may read (403 for a named event it may not). */
+  async execute(command: CreateWebhookCommand, principal: Principal): Promise<WebhookEndpoint> {
     const url = await this.urls.check(command.url);
-    const endpoint = WebhookEndpoint.create({ ...command, url }, this.clock.now());
+    const endpoint = WebhookEndpoint.create({ ...command, url, scopes: principal.granted }, this.clock.now());
     await this.endpoints.insert(endpoint);
     return endpoint;
   }
@@ -86,11 +87,11 @@ export class UpdateWebhookUseCase {
     private readonly clock: Clock,
   ) {}
 
-  async execute(id: string, command: UpdateWebhookCommand): Promise<WebhookEndpoint> {
+  async execute(id: string, command: UpdateWebhookCommand, principal: Principal): Promise<WebhookEndpoint> {
     const url = command.url !== undefined ? await this.urls.check(command.url) : undefined;
     return this.unitOfWork.run(async () => {
       const endpoint = await this.finder.get(id, true);
-      endpoint.update({ ...command, url }, this.clock.now());
+      endpoint.update({ ...command, url }, principal.granted, this.clock.now());
       await this.endpoints.update(endpoint);
       return endpoint;
     });

@@ -28,6 +28,8 @@ export interface DeliveryAttempt {
 
 /** The error of a pending delivery failed because its endpoint was disabled. */
 export const ENDPOINT_DISABLED = 'endpoint disabled';
+/** The error of a delivery the endpoint may no longer receive (its events were chosen by a key with other scopes). */
+export const NOT_PERMITTED = 'not permitted: the endpoint may not receive this event with the scopes of the key that chose its events';
 
 /** Longest response excerpt kept per attempt. */
 export const RESPONSE_EXCERPT_BYTES = 1024;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ValidationError } from '#core/domain';
+import { InsufficientScopeError, ValidationError } from '#core/domain';
 import { generateSecret, normaliseEvents, PREVIOUS_SECRET_GRACE_MS, WebhookEndpoint } from './webhook-endpoint.js';
 
 const T0 = new Date('2026-11-22T10:00:00Z');
@@ -8,7 +8,7 @@ const DAY = 24 * 3600 * 1000;
 const POLICY = { minFailures: 10, afterMs: 5 * DAY };
 
 function endpoint(): WebhookEndpoint {
-  return WebhookEndpoint.create({ url: 'https://example.com/hook', events: ['article.published'] }, T0);
+  return WebhookEndpoint.create({ url: 'https://example.com/hook', events: ['article.published'], scopes: null }, T0);
 }
 
 function failing(times: number, lastSuccessAt: Date | null, enabledAt = T0): WebhookEndpoint {
@@ -36,8 +36,25 @@ describe('webhook endpoint', () => {
   it('subscribes to its events, or to all with *', () => {
     expect(endpoint().subscribes('article.published')).toBe(true);
     expect(endpoint().subscribes('article.created')).toBe(false);
-    const all = WebhookEndpoint.create({ url: 'https://example.com', events: ['*'] }, T0);
+    const all = WebhookEndpoint.create({ url: 'https://example.com', events: ['*'], scopes: null }, T0);
     expect(all.subscribes('section.deleted')).toBe(true);
+  });
+
+  it('receives only what the key that chose its events may read; a named event it may not read is refused', () => {
+    const narrow = WebhookEndpoint.create({ url: 'https://example.com', events: ['*'], scopes: ['webhooks:manage', 'content:read'] }, T0);
+    expect(narrow.subscribes('section.created')).toBe(true);
+    expect(narrow.subscribes('webhook.test')).toBe(true);
+    // Drafts, readers' emails and task details are not for a content:read key.
+    for (const type of ['article.created', 'article.published', 'feedback.created', 'task.completed'] as const) expect(narrow.subscribes(type)).toBe(false);
+    expect(() => WebhookEndpoint.create({ url: 'https://example.com', events: ['article.created'], scopes: ['webhooks:manage'] }, T0)).toThrow(InsufficientScopeError);
+    expect(() => WebhookEndpoint.create({ url: 'https://example.com', events: ['feedback.created'], scopes: ['webhooks:manage', 'content:write'] }, T0)).toThrow(/analytics:read/);
+    const writer = WebhookEndpoint.create({ url: 'https://example.com', events: ['article.created', 'task.failed'], scopes: ['webhooks:manage', 'content:write'] }, T0);
+    expect(writer.subscribes('article.created')).toBe(true);
+    // Changing the events re-checks them against the updating key, whose scopes then decide.
+    expect(() => writer.update({ events: ['article.created'] }, ['webhooks:manage'], T0)).toThrow(InsufficientScopeError);
+    writer.update({ events: ['*'] }, ['webhooks:manage', 'analytics:read'], T0);
+    expect(writer.subscribes('article.created')).toBe(false);
+    expect(writer.subscribes('feedback.created')).toBe(true);
   });
 
   it('signs with the old secret beside the new one for 24 hours after a rotation', () => {

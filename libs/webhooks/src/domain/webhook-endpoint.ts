@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ALL_EVENTS, type EventType, isEventType, newId, ValidationError } from '#core/domain';
+import { ALL_EVENTS, EVENT_READ_SCOPES, type EventType, InsufficientScopeError, isEventType, mayReceiveEvent, newId, type Scope, ValidationError } from '#core/domain';
 
 /** How long a rotated-out secret keeps signing beside the new one, so receivers can switch without a gap. */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 3600 * 1000;
@@ -20,6 +20,11 @@ export interface WebhookEndpointProps {
   disabledAt: Date | null;
   /** Since when it is enabled (creation or the last re-enable): the auto-disable period counts from here at the earliest. */
   enabledAt: Date;
+  /**
+   * The scopes of the key that chose its events (null: a legacy full-access key, or an endpoint created before this
+   * was recorded). It receives only events such a key may read, whatever it subscribes to.
+   */
+  createdByScopes: Scope[] | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -46,16 +51,30 @@ export function normaliseEvents(events: readonly string[]): string[] {
   return [...new Set(events)];
 }
 
+/**
+ * Event names a key may subscribe an endpoint to: each one it names must be readable with its scopes (403 naming
+ * the scope otherwise). `*` is every event the key may read.
+ */
+function assertReadable(events: readonly string[], scopes: readonly Scope[] | null): void {
+  for (const event of events) {
+    if (event !== ALL_EVENTS && isEventType(event) && !mayReceiveEvent(event, scopes)) {
+      throw new InsufficientScopeError(EVENT_READ_SCOPES[event][0]!);
+    }
+  }
+}
+
 /** An outbound webhook subscription. Endpoints auto-disable after sustained failures (CONTRACT §9). */
 export class WebhookEndpoint {
   private constructor(private props: WebhookEndpointProps) {}
 
-  static create(input: { url: string; events: readonly string[]; description?: string | null }, now: Date): WebhookEndpoint {
+  static create(input: { url: string; events: readonly string[]; description?: string | null; scopes: readonly Scope[] | null }, now: Date): WebhookEndpoint {
+    const events = normaliseEvents(input.events);
+    assertReadable(events, input.scopes);
     return new WebhookEndpoint({
       id: newId('whep'),
       url: input.url,
       description: input.description ?? null,
-      events: normaliseEvents(input.events),
+      events,
       enabled: true,
       secret: generateSecret(),
       previousSecret: null,
@@ -65,6 +84,7 @@ export class WebhookEndpoint {
       lastFailureAt: null,
       disabledAt: null,
       enabledAt: now,
+      createdByScopes: input.scopes === null ? null : [...input.scopes],
       createdAt: now,
       updatedAt: now,
     });
@@ -87,16 +107,24 @@ export class WebhookEndpoint {
   }
 
   snapshot(): Readonly<WebhookEndpointProps> {
-    return { ...this.props, events: [...this.props.events] };
+    return { ...this.props, events: [...this.props.events], createdByScopes: this.props.createdByScopes && [...this.props.createdByScopes] };
   }
 
+  /** Subscribed to `type`, and allowed to receive it (see createdByScopes). */
   subscribes(type: EventType): boolean {
-    return this.props.events.includes(ALL_EVENTS) || this.props.events.includes(type);
+    const subscribed = this.props.events.includes(ALL_EVENTS) || this.props.events.includes(type);
+    return subscribed && mayReceiveEvent(type, this.props.createdByScopes);
   }
 
-  update(changes: { url?: string; events?: readonly string[]; description?: string | null }, now: Date): void {
+  /** New events are checked against the updating key's scopes, which then decide what the endpoint receives. */
+  update(changes: { url?: string; events?: readonly string[]; description?: string | null }, scopes: readonly Scope[] | null, now: Date): void {
     if (changes.url !== undefined) this.props.url = changes.url;
-    if (changes.events !== undefined) this.props.events = normaliseEvents(changes.events);
+    if (changes.events !== undefined) {
+      const events = normaliseEvents(changes.events);
+      assertReadable(events, scopes);
+      this.props.events = events;
+      this.props.createdByScopes = scopes === null ? null : [...scopes];
+    }
     if (changes.description !== undefined) this.props.description = changes.description;
     this.props.updatedAt = now;
   }

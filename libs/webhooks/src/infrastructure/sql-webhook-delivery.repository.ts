@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import DataLoader from 'dataloader';
-import { type KeysetQuery, type KeysetSlice, newId, readKeysetRows, SecretCipher, TransactionHost } from '#core';
+import { isEventType, type KeysetQuery, type KeysetSlice, mayReceiveEvent, newId, readKeysetRows, type Scope, SecretCipher, TransactionHost } from '#core';
 import { type AttemptOutcome, type DeliveryFilter, type DeliveryWork, WebhookDeliveryRepository } from '../application/webhook.repositories.js';
 import type { DeliveryAttempt, WebhookDelivery } from '../domain/webhook-delivery.js';
 import type { WebhookEndpointProps } from '../domain/webhook-endpoint.js';
@@ -96,13 +96,15 @@ export class SqlWebhookDeliveryRepository extends WebhookDeliveryRepository {
       [limit],
     );
     if (events.length === 0) return { events: 0, deliveryIds: [] };
-    const pairs = await this.tx.query<{ eventId: string; type: string; endpointId: string }>(
-      `SELECT ev.id AS "eventId", ev.type, e.id AS "endpointId"
+    const subscribed = await this.tx.query<{ eventId: string; type: string; endpointId: string; scopes: Scope[] | null }>(
+      `SELECT ev.id AS "eventId", ev.type, e.id AS "endpointId", e.created_by_scopes AS scopes
        FROM unnest($1::text[], $2::text[]) AS ev (id, type)
        JOIN webhook_endpoints e ON e.enabled AND (e.events @> ARRAY[ev.type] OR e.events @> ARRAY['*'])
        ORDER BY ev.id, e.id`,
       [events.map((e) => e.id), events.map((e) => e.type)],
     );
+    // An endpoint receives only what the key that chose its events may read.
+    const pairs = subscribed.filter((pair) => !isEventType(pair.type) || mayReceiveEvent(pair.type, pair.scopes));
     const ids = pairs.map(() => newId('whdl'));
     if (pairs.length > 0) {
       await this.tx.query(

@@ -5,7 +5,7 @@ import { WebhookEndpoint, type WebhookEndpointProps } from '../domain/webhook-en
 
 export const ENDPOINT_COLUMNS = `e.id, e.url, e.description, e.events, e.enabled, e.secret, e.previous_secret AS "previousSecret",
   e.previous_secret_until AS "previousSecretUntil", e.failure_count AS "failureCount", e.last_success_at AS "lastSuccessAt",
-  e.last_failure_at AS "lastFailureAt", e.disabled_at AS "disabledAt", e.enabled_at AS "enabledAt", e.created_at AS "createdAt",
+  e.last_failure_at AS "lastFailureAt", e.disabled_at AS "disabledAt", e.enabled_at AS "enabledAt", e.created_by_scopes AS "createdByScopes", e.created_at AS "createdAt",
   e.updated_at AS "updatedAt"`;
 
 /** An endpoint from its row: the signing secrets are stored encrypted (bound to the endpoint's ID) and opened here. */
@@ -50,9 +50,9 @@ export class SqlWebhookEndpointRepository extends WebhookEndpointRepository {
     const e = this.sealed(endpoint);
     await this.tx.query(
       `INSERT INTO webhook_endpoints (id, url, description, events, enabled, secret, previous_secret, previous_secret_until, failure_count,
-         last_success_at, last_failure_at, disabled_at, enabled_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-      [e.id, e.url, e.description, e.events, e.enabled, e.secret, e.previousSecret, e.previousSecretUntil, e.failureCount, e.lastSuccessAt, e.lastFailureAt, e.disabledAt, e.enabledAt, e.createdAt, e.updatedAt],
+         last_success_at, last_failure_at, disabled_at, enabled_at, created_at, updated_at, created_by_scopes)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+      [e.id, e.url, e.description, e.events, e.enabled, e.secret, e.previousSecret, e.previousSecretUntil, e.failureCount, e.lastSuccessAt, e.lastFailureAt, e.disabledAt, e.enabledAt, e.createdAt, e.updatedAt, e.createdByScopes],
     );
   }
 
@@ -60,9 +60,9 @@ export class SqlWebhookEndpointRepository extends WebhookEndpointRepository {
     const e = this.sealed(endpoint);
     await this.tx.query(
       `UPDATE webhook_endpoints SET url = $2, description = $3, events = $4, enabled = $5, secret = $6, previous_secret = $7,
-         previous_secret_until = $8, failure_count = $9, disabled_at = $10, enabled_at = $11, updated_at = $12
+         previous_secret_until = $8, failure_count = $9, disabled_at = $10, enabled_at = $11, updated_at = $12, created_by_scopes = $13
        WHERE id = $1`,
-      [e.id, e.url, e.description, e.events, e.enabled, e.secret, e.previousSecret, e.previousSecretUntil, e.failureCount, e.disabledAt, e.enabledAt, e.updatedAt],
+      [e.id, e.url, e.description, e.events, e.enabled, e.secret, e.previousSecret, e.previousSecretUntil, e.failureCount, e.disabledAt, e.enabledAt, e.updatedAt, e.createdByScopes],
     );
   }
 
