@@ -78,6 +78,25 @@ describe('authentication (401 unauthorized, WWW-Authenticate)', () => {
     await t.http.get('/v1/sections').set(bearer(key)).expect(200);
   });
 
+  it('authenticates before reading a body: no key, or a made-up one, is 401 whatever the body (malformed, wrong type, 10 MiB), and nothing is written', async () => {
+    const before = await sectionCount(t, admin);
+    const huge = `{"name":"${'x'.repeat(10 * 1024 * 1024)}"}`;
+    for (const header of [undefined, `Bearer ${API_KEY_PREFIX}${'Q'.repeat(43)}`]) {
+      for (const [type, body] of [['application/json', '{not json'], ['text/plain', 'plain'], ['application/json', huge]] as const) {
+        const request = t.http.post('/v1/sections').set('Content-Type', type);
+        const res = await (header ? request.set('Authorization', header) : request).send(body);
+        expectUnauthorized(res, header ? INVALID : MISSING);
+      }
+    }
+    expect(await sectionCount(t, admin)).toBe(before);
+    // With a valid key the body is read and judged as before; the public routes take bodies without a key.
+    const key = await t.key(['content:write']);
+    const malformed = await t.http.post('/v1/sections').set(bearer(key)).set('Content-Type', 'application/json').send('{not json');
+    expect(malformed.status).toBe(400);
+    const publicMalformed = await t.http.post('/v1/public/articles/art_00000000000000000000000000/feedback').set('Content-Type', 'application/json').send('{not json');
+    expect(publicMalformed.status).toBe(400);
+  });
+
   it('never accepts a real key without the Bearer scheme (bare, or under another scheme)', async () => {
     const key = await t.key(['content:read']);
     for (const header of [key, `Token ${key}`, `Basic ${key}`, `Bearer: ${key}`]) {

@@ -1,4 +1,7 @@
 import { Injectable, type NestMiddleware } from '@nestjs/common';
+import { AuthenticateApiKeyUseCase } from '../auth/application/authenticate-api-key.use-case.js';
+import type { AuthenticatedRequest } from '../auth/http/auth.decorators.js';
+import { bearerToken } from '../auth/http/auth.guard.js';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { DomainError, ValidationError } from '../errors/domain-error.js';
 import { unstorableTextError } from '../text/storable-text.js';
@@ -47,6 +50,9 @@ function bodyError(error: unknown): unknown {
   }
 }
 
+const API_PREFIX = '/v1/';
+const PUBLIC_PREFIX = '/v1/public/';
+
 /**
  * JSON bodies only, up to 10 MiB: another media type with a body is 415, malformed JSON 400, too large
  * 413 (raised here, inside Nest, so the global filter shapes the error). Text anywhere in the body (values
@@ -55,12 +61,38 @@ function bodyError(error: unknown): unknown {
  */
 @Injectable()
 export class JsonBodyMiddleware implements NestMiddleware {
-  use(request: Request, response: Response, next: NextFunction): void {
+  constructor(private readonly authenticate: AuthenticateApiKeyUseCase) {}
+
+  use(request: Request & AuthenticatedRequest, response: Response, next: NextFunction): void {
     if (!hasBody(request)) {
       request.body = undefined;
       next();
       return;
     }
+    // Authentication comes first: a request without a valid key is answered 401 before its body is read, so a
+    // client without a key cannot make the server read (or validate) up to 10 MiB. The public routes (the only
+    // ones under /v1/public/) take bodies without a key.
+    // originalUrl: the middleware is mounted, and Express strips the mount path from `path`. Outside /v1 nothing
+    // takes a body (an unknown path stays a 404).
+    const path = request.originalUrl.split('?')[0]!;
+    if (!path.startsWith(API_PREFIX) || path.startsWith(PUBLIC_PREFIX)) {
+      this.parse(request, response, next);
+      return;
+    }
+    this.authenticate.execute(bearerToken(request.headers.authorization)).then(
+      (principal) => {
+        request.principal = principal;
+        this.parse(request, response, next);
+      },
+      (error: unknown) => {
+        // The body stays unread; the connection is closed after the answer rather than drained.
+        response.setHeader('Connection', 'close');
+        next(error);
+      },
+    );
+  }
+
+  private parse(request: Request, response: Response, next: NextFunction): void {
     const type = request.headers['content-type'];
     if (!type || !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
       next(new DomainError('unsupported_media_type', 'Request bodies must be application/json'));

@@ -19,7 +19,8 @@ export class AuthGuard implements CanActivate {
     // Unreachable for routes (the app does not boot with an undeclared route); deny rather than allow.
     if (!scopes) return false;
     const request = context.switchToHttp().getRequest<Request & AuthenticatedRequest>();
-    const principal = await this.authenticate.execute(bearerToken(request.headers.authorization));
+    // Already authenticated before its body was read (JsonBodyMiddleware), from the same header.
+    const principal = request.principal ?? (await this.authenticate.execute(bearerToken(request.headers.authorization)));
     request.principal = principal;
     for (const scope of scopes) principal.require(scope);
     return true;
@@ -30,7 +31,7 @@ export class AuthGuard implements CanActivate {
  * The key of an `Authorization: Bearer <key>` header. Any other scheme, or a bare key, is an invalid credential
  * (401 invalid_token), never accepted as a key: only the Bearer scheme carries keys.
  */
-function bearerToken(header: string | undefined): string | undefined {
+export function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
   return /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1] ?? NOT_A_BEARER_TOKEN;
 }
