@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { type AppConfig, createLogger, errorEnvelope, exitAfterShutdownDeadline, PinoNestLogger, requestIdOfResponse, requestLogging } from '#core';
+import { type AppConfig, corsDelegate, createLogger, errorEnvelope, exitAfterShutdownDeadline, PinoNestLogger, requestIdOfResponse, requestLogging } from '#core';
 import { ApiModule, type ApiModuleOptions } from './api.module.js';
 import { userImagesPath } from './user-images/user-images.controller.js';
 import { setupOpenApi } from './openapi.js';
@@ -24,6 +24,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions): P
   // Express would hash every response body for a weak ETag; resources that support conditional requests set their own.
   app.set('etag', false);
   app.use(requestLogging(logger));
+  app.enableCors(corsDelegate(config.http.corsOrigins));
   app.setGlobalPrefix('v1', { exclude: ['healthz', 'readyz', `${userImagesPath(config.http.staticUrl)}/:name`] });
   app.enableShutdownHooks();
   exitAfterShutdownDeadline(20_000, (message) => logger.warn(message));

@@ -122,4 +122,5 @@ export { EVENT_READ_SCOPES, mayReceiveEvent } from './events/event-access.js';
 export { EventOutbox, OUTBOX_CHANNEL, OutboxSignal } from './events/event-outbox.js';
 export { OutboxNotifications } from './events/outbox-notifications.js';
 export { type EncryptionKeys, SecretCipher, SecretCipherError } from './crypto/secret-cipher.js';
+export { corsDelegate } from './http/cors.js';
 export { exitAfterShutdownDeadline } from './util/shutdown-deadline.js';

@@ -55,6 +55,7 @@ describe('AppConfig.fromEnv', () => {
         port: 3000,
         publicUrl: 'http://localhost:3000',
         staticUrl: 'http://localhost:3000/static',
+        corsOrigins: [],
       });
       expect(config.database).toEqual({ url: null, poolSize: 10, statementTimeoutMs: 30_000, connectTimeoutMs: 5_000, embeddedOsUser: 'postgres' });
       expect(config.embedded).toBe(true);
@@ -261,6 +262,10 @@ describe('AppConfig.fromEnv', () => {
       ['DATABASE_STATEMENT_TIMEOUT_MS', '0'],
       ['DATABASE_STATEMENT_TIMEOUT_MS', 'forever'],
       ['DATABASE_CONNECT_TIMEOUT_MS', '-1'],
+      ['CORS_ORIGINS', 'help.example.com'],
+      ['CORS_ORIGINS', 'https://help.example.com/'],
+      ['CORS_ORIGINS', 'https://help.example.com/path'],
+      ['CORS_ORIGINS', 'ftp://help.example.com'],
       ['ENCRYPTION_KEY', 'too-short'],
       ['ENCRYPTION_KEY_PREVIOUS', `${'k'.repeat(40)},short`],
       ['EMBEDDED_POSTGRES_USER', 'root; rm -rf /'],

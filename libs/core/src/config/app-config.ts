@@ -12,6 +12,8 @@ const LANGUAGE_CODE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 export interface HttpConfig {
   readonly host: string;
   readonly port: number;
+  /** Origins the whole API answers cross-origin requests from (`*`: any); the public routes answer any origin. */
+  readonly corsOrigins: readonly string[];
   readonly publicUrl: string;
   readonly staticUrl: string;
 }
@@ -175,7 +177,7 @@ export class AppConfig {
     const appSecret = secret ?? readOrCreateSecret(dataDir);
     return new AppConfig({
       dataDir,
-      http: { host: readString(env, 'HOST', '0.0.0.0'), port, publicUrl, staticUrl },
+      http: { host: readString(env, 'HOST', '0.0.0.0'), port, publicUrl, staticUrl, corsOrigins: readCorsOrigins(env) },
       database: {
         url: databaseUrl?.toString() ?? null,
         poolSize: readInt(env, 'DATABASE_POOL_SIZE', 10, { min: 1, max: 200 }),
@@ -253,6 +255,24 @@ function readStorage(env: Env, dataDir: string): StorageConfig {
       forcePathStyle: readBool(env, 'S3_FORCE_PATH_STYLE', false),
     },
   };
+}
+
+/** `*`, or origins such as `https://help.example.com` (scheme, host and port only). */
+function readCorsOrigins(env: Env): string[] {
+  const origins = readList(env, 'CORS_ORIGINS', []);
+  for (const origin of origins) {
+    if (origin === '*') continue;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+      throw new ConfigError('CORS_ORIGINS', `"${origin}" is not an origin such as https://help.example.com (no path, no trailing slash), nor *`);
+    }
+  }
+  return origins;
 }
 
 function readEncryption(env: Env, appSecret: string): EncryptionConfig {
