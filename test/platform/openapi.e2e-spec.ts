@@ -115,6 +115,15 @@ describe('OpenAPI document and reference', () => {
   });
   afterAll(() => t.close());
 
+  it("lists the origin the reference was opened at first, so /docs' Try it out works at 127.0.0.1 as at localhost", async () => {
+    const viaPublicUrl = (await t.http.get('/v1/openapi.json').set('Host', 'help.test').expect(200)).body as Document & { servers: Array<{ url: string }> };
+    expect(viaPublicUrl.servers.map((server) => server.url)).toEqual(['http://help.test']);
+    const viaAddress = (await t.http.get('/v1/openapi.json').set('Host', '127.0.0.1:8123').expect(200)).body as Document & { servers: Array<{ url: string }> };
+    expect(viaAddress.servers.map((server) => server.url)).toEqual(['http://127.0.0.1:8123', 'http://help.test']);
+    const hostile = (await t.http.get('/v1/openapi.json').set('Host', 'evil"><script>').expect(200)).body as Document & { servers: Array<{ url: string }> };
+    expect(hostile.servers.map((server) => server.url)).toEqual(['http://help.test']);
+  });
+
   it('is served at /v1/openapi.json without a key, as OpenAPI 3.1', () => {
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
     expect(doc.info.title).toEqual(expect.any(String));

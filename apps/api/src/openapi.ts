@@ -263,6 +263,15 @@ ${rows}
 }
 
 /** Builds the OpenAPI 3.1 document and serves it at /v1/openapi.json, with a browsable reference at /docs and the error reference at /docs/errors. */
+/** The document with the request's own origin as its first server, when it differs from PUBLIC_URL's. */
+function withRequestOrigin(document: OpenAPIObject, request: Request, publicUrl: string): OpenAPIObject {
+  const host = request.headers.host;
+  if (!host || !/^[A-Za-z0-9.:[\]-]+$/.test(host)) return document;
+  const origin = `${request.protocol}://${host}`;
+  if (origin === new URL(publicUrl).origin) return document;
+  return { ...document, servers: [{ url: origin, description: 'Where this reference was opened' }, ...(document.servers ?? [])] };
+}
+
 export function setupOpenApi(app: INestApplication, config: AppConfig): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setTitle('Help Center Content API')
@@ -292,6 +301,9 @@ export function setupOpenApi(app: INestApplication, config: AppConfig): OpenAPIO
     jsonDocumentUrl: 'v1/openapi.json',
     raw: ['json'],
     customSiteTitle: 'Help Center Content API',
+    // "Try it out" calls the first server: the origin the reference was opened at, when it is not PUBLIC_URL's
+    // (127.0.0.1 rather than localhost, a port-forward), so the calls are same-origin and need no CORS.
+    patchDocumentOnRequest: <TRequest>(request: TRequest, _response: unknown, served: OpenAPIObject) => withRequestOrigin(served, request as Request, config.http.publicUrl),
   });
   return document;
 }
