@@ -766,6 +766,8 @@ describe('articles', () => {
         () => t.http.delete(`/v1/articles/${created.id}/draft`).set(bearer(editor)),
         () => t.http.post(`/v1/articles/${created.id}/move`).set(bearer(editor)).send({ collection_id: null }),
         () => t.http.post(`/v1/articles/${created.id}/unpublish`).set(bearer(legacy)),
+        () => t.http.delete(`/v1/articles/${created.id}`).set(bearer(legacy)),
+        () => t.http.post(`/v1/articles/${created.id}/restore`).set(bearer(legacy)),
       ];
       for (const write of writes) {
         const res = await write();

@@ -181,7 +181,7 @@ export class ArticlesController {
   @RequireScopes('content:write')
   @HttpCode(200)
   @ApiOperation({ summary: 'Discard the open draft', description: 'The article shows its live content again. 409 when there is no draft, or the article was never published.' })
-  @ApiOkResponse({ type: ArticleResponse })
+  @ApiOkResponse({ type: ArticleResponse, description: 'The article after the change, with its new ETag', headers: { ETag: { $ref: '#/components/headers/ETag' } } })
   @ApiErrors('invalid_state')
   async discard(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) response: Response): Promise<ArticleResponse> {
     await this.discardDraft.execute(id);
@@ -192,7 +192,7 @@ export class ArticlesController {
   @RequireScopes('content:publish')
   @HttpCode(200)
   @ApiOperation({ summary: 'Publish', description: 'Makes the open draft live as a new revision and closes the draft. Nothing new: a no-op 200.' })
-  @ApiOkResponse({ type: ArticleResponse })
+  @ApiOkResponse({ type: ArticleResponse, description: 'The article after the change, with its new ETag', headers: { ETag: { $ref: '#/components/headers/ETag' } } })
   @ApiErrors('invalid_state')
   async publish(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) response: Response): Promise<ArticleResponse> {
     await this.publishArticle.execute(id, principal.keyId);
@@ -203,7 +203,7 @@ export class ArticlesController {
   @RequireScopes('content:publish')
   @HttpCode(200)
   @ApiOperation({ summary: 'Unpublish', description: 'Status draft; the last live content becomes the open draft. 409 when not published.' })
-  @ApiOkResponse({ type: ArticleResponse })
+  @ApiOkResponse({ type: ArticleResponse, description: 'The article after the change, with its new ETag', headers: { ETag: { $ref: '#/components/headers/ETag' } } })
   @ApiErrors('invalid_state')
   async unpublish(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) response: Response): Promise<ArticleResponse> {
     await this.unpublishArticle.execute(id);
@@ -214,27 +214,31 @@ export class ArticlesController {
   @RequireScopes('content:publish')
   @HttpCode(200)
   @ApiOperation({ summary: 'Trash an article', description: 'It leaves every list and search; restore brings it back.' })
-  @ApiOkResponse({ type: ArticleStatusResponse })
+  @ApiOkResponse({ type: ArticleStatusResponse, description: 'The article\'s new status, with its new ETag', headers: { ETag: { $ref: '#/components/headers/ETag' } } })
   @ApiErrors('invalid_state')
-  async trash(@Param('id') id: string): Promise<ArticleStatusResponse> {
-    return this.trashArticle.execute(id);
+  async trash(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) response: Response): Promise<ArticleStatusResponse> {
+    const status = await this.trashArticle.execute(id);
+    response.setHeader('ETag', etagOf(await this.getArticle.execute(id, 'html', principal)));
+    return status;
   }
 
   @Post(':id/restore')
   @RequireScopes('content:write')
   @HttpCode(200)
   @ApiOperation({ summary: 'Restore a trashed article', description: 'To the status held before trashing; a published one needs content:publish too. 409 when not trashed.' })
-  @ApiOkResponse({ type: ArticleStatusResponse })
+  @ApiOkResponse({ type: ArticleStatusResponse, description: 'The article\'s new status, with its new ETag', headers: { ETag: { $ref: '#/components/headers/ETag' } } })
   @ApiErrors('invalid_state')
-  async restore(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ArticleStatusResponse> {
-    return this.restoreArticle.execute(id, principal);
+  async restore(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) response: Response): Promise<ArticleStatusResponse> {
+    const status = await this.restoreArticle.execute(id, principal);
+    response.setHeader('ETag', etagOf(await this.getArticle.execute(id, 'html', principal)));
+    return status;
   }
 
   @Post(':id/move')
   @RequireScopes('content:write')
   @HttpCode(200)
   @ApiOperation({ summary: 'Move an article', description: 'collection_id null removes it from any collection; section_id moves it to another section.' })
-  @ApiOkResponse({ type: ArticleResponse })
+  @ApiOkResponse({ type: ArticleResponse, description: 'The article after the change, with its new ETag', headers: { ETag: { $ref: '#/components/headers/ETag' } } })
   @ApiErrors('invalid_state')
   async move(
     @Param('id') id: string,
