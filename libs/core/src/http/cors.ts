@@ -1,7 +1,7 @@
 import type { CorsOptions, CorsOptionsDelegate } from '@nestjs/common/interfaces/external/cors-options.interface.js';
 import type { Request } from 'express';
+import { isPublicPath, requestPath } from './api-paths.js';
 
-const PUBLIC_PREFIX = '/v1/public/';
 const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-Match', 'If-None-Match', 'X-Request-Id'];
 const EXPOSED_HEADERS = [
   'ETag',
@@ -27,10 +27,10 @@ export function corsDelegate(allowedOrigins: readonly string[]): CorsOptionsDele
   const any = allowedOrigins.includes('*');
   return (request: Request, callback: (error: Error | null, options: CorsOptions) => void) => {
     const origin = request.headers.origin;
-    const path = (request.originalUrl ?? request.url).split('?')[0]!;
-    const allowed = path.startsWith(PUBLIC_PREFIX) || any || (origin !== undefined && allowedOrigins.includes(origin));
+    const open = isPublicPath(requestPath(request));
+    const allowed = open || any || (origin !== undefined && allowedOrigins.includes(origin));
     callback(null, {
-      origin: allowed ? (any || path.startsWith(PUBLIC_PREFIX) ? '*' : origin) : false,
+      origin: allowed ? (any || open ? '*' : origin) : false,
       methods: METHODS,
       allowedHeaders: ALLOWED_HEADERS,
       exposedHeaders: EXPOSED_HEADERS,

@@ -4,6 +4,7 @@ import type { AuthenticatedRequest } from '../auth/http/auth.decorators.js';
 import { bearerToken } from '../auth/http/auth.guard.js';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { DomainError, ValidationError } from '../errors/domain-error.js';
+import { API_PREFIX, isPublicPath, requestPath } from './api-paths.js';
 import { unstorableTextError } from '../text/storable-text.js';
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -50,9 +51,6 @@ function bodyError(error: unknown): unknown {
   }
 }
 
-const API_PREFIX = '/v1/';
-const PUBLIC_PREFIX = '/v1/public/';
-
 /**
  * JSON bodies only, up to 10 MiB: another media type with a body is 415, malformed JSON 400, too large
  * 413 (raised here, inside Nest, so the global filter shapes the error). Text anywhere in the body (values
@@ -72,10 +70,9 @@ export class JsonBodyMiddleware implements NestMiddleware {
     // Authentication comes first: a request without a valid key is answered 401 before its body is read, so a
     // client without a key cannot make the server read (or validate) up to 10 MiB. The public routes (the only
     // ones under /v1/public/) take bodies without a key.
-    // originalUrl: the middleware is mounted, and Express strips the mount path from `path`. Outside /v1 nothing
-    // takes a body (an unknown path stays a 404).
-    const path = request.originalUrl.split('?')[0]!;
-    if (!path.startsWith(API_PREFIX) || path.startsWith(PUBLIC_PREFIX)) {
+    // Outside /v1 nothing takes a body (an unknown path stays a 404).
+    const path = requestPath(request);
+    if (!path.startsWith(API_PREFIX) || isPublicPath(path)) {
       this.parse(request, response, next);
       return;
     }
