@@ -76,8 +76,13 @@ export class SecretCipher {
     }
   }
 
+  /** What every value sealed with the current key starts with (for finding the others in a query). */
+  get currentPrefix(): string {
+    return `${PREFIX}${this.current.id}:`;
+  }
+
   /** Whether a stored value is sealed with the current key (else it is plain or under a previous key). */
   isCurrent(stored: string): boolean {
-    return stored.startsWith(`${PREFIX}${this.current.id}:`);
+    return stored.startsWith(this.currentPrefix);
   }
 }

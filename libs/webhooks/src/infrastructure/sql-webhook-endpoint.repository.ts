@@ -34,10 +34,14 @@ export class SqlWebhookEndpointRepository extends WebhookEndpointRepository {
   }
 
   async resealSecrets(): Promise<number> {
-    const rows = await this.tx.query<{ id: string; secret: string; previousSecret: string | null }>(
-      'SELECT id, secret, previous_secret AS "previousSecret" FROM webhook_endpoints ORDER BY id FOR UPDATE',
+    // Only the rows that need it are locked (every process runs this at start-up); a row another process resealed
+    // while this one waited for its lock no longer matches and is skipped.
+    const stale = await this.tx.query<{ id: string; secret: string; previousSecret: string | null }>(
+      `SELECT id, secret, previous_secret AS "previousSecret" FROM webhook_endpoints
+        WHERE left(secret, length($1)) <> $1 OR left(previous_secret, length($1)) <> $1
+        ORDER BY id FOR UPDATE`,
+      [this.cipher.currentPrefix],
     );
-    const stale = rows.filter((row) => !this.cipher.isCurrent(row.secret) || (row.previousSecret !== null && !this.cipher.isCurrent(row.previousSecret)));
     for (const row of stale) {
       const secret = this.cipher.seal(this.cipher.open(row.secret, row.id), row.id);
       const previous = row.previousSecret === null ? null : this.cipher.seal(this.cipher.open(row.previousSecret, row.id), row.id);
