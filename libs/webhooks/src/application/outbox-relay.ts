@@ -41,43 +41,38 @@ export class OutboxRelay {
 
   /** Relays everything waiting; a wake-up during a run makes the run go round once more. Never throws. */
   wake(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    const run = this.track(
-      (async () => {
-        do {
-          this.again = false;
-          await this.relayAll();
-        } while (this.again && !this.stopped);
-      })(),
-    );
-    const running: Promise<void> = this.bounded(run, 'Outbox relay').finally(() => {
-      if (this.running === running) this.running = null;
+    if (this.running) this.again = true;
+    return this.single('running', 'Outbox relay', async () => {
+      do {
+        this.again = false;
+        await this.relayAll();
+      } while (this.again && !this.stopped);
     });
-    this.running = running;
-    return running;
   }
 
   /** The periodic safety net: relay anything a wake-up missed, and re-queue overdue pending deliveries. Never throws. */
   sweep(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.sweeping) return this.sweeping;
-    const run = this.track(
-      (async () => {
-        await this.wake();
-        const dueBefore = new Date(this.clock.now().getTime() - this.config.webhooks.sweepIntervalMs);
-        const overdue = await this.deliveries.overdue(dueBefore, SWEEP_BATCH);
-        if (overdue.length > 0) await this.dispatcher.enqueue(overdue);
-      })(),
-    );
-    const sweeping: Promise<void> = this.bounded(run, 'Webhook sweep').finally(() => {
-      if (this.sweeping === sweeping) this.sweeping = null;
+    return this.single('sweeping', 'Webhook sweep', async () => {
+      await this.wake();
+      const dueBefore = new Date(this.clock.now().getTime() - this.config.webhooks.sweepIntervalMs);
+      const overdue = await this.deliveries.overdue(dueBefore, SWEEP_BATCH);
+      if (overdue.length > 0) await this.dispatcher.enqueue(overdue);
     });
-    this.sweeping = sweeping;
-    return sweeping;
+  }
+
+  /**
+   * One run of `work` at a time in `slot`: a call while one is under way gets that one. The run is tracked (for
+   * `stop`) and bounded (logged when it fails or outlives the deadline); the slot is freed when it settles.
+   */
+  private single(slot: 'running' | 'sweeping', what: string, work: () => Promise<void>): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    const current = this[slot];
+    if (current) return current;
+    const run: Promise<void> = this.bounded(this.track(work()), what).finally(() => {
+      if (this[slot] === run) this[slot] = null;
+    });
+    this[slot] = run;
+    return run;
   }
 
   /** No new runs; waits (up to `timeoutMs`) for those under way, so they finish before the database closes. */
