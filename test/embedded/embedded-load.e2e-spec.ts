@@ -28,6 +28,7 @@ const EVENT_TIMEOUT_MS = 60_000;
 const REQUEST_TIMEOUT_MS = 15_000;
 /** Past this no further request of the burst is started; the ones not sent are reported. */
 const BURST_DEADLINE_MS = 45_000;
+const NARROW_PATH = '/narrow-hook';
 const HOOK_PATH = '/load';
 
 const LOAD_ENV = {
@@ -316,6 +317,16 @@ describe('embedded mode under concurrent load: 16 requests at a time, then kill 
     expect(hook.secret).toMatch(/^whsec_/);
     expect(hook.events).toEqual(['*']);
     webhook = { id: hook.id, secret: hook.secret };
+    // A second endpoint, set up by a key that may read only published content and collections/sections: under the
+    // same load it must receive none of the burst's drafts, feedback or tasks.
+    const narrowKey = await runNode(CLI, ['api-keys', 'create', '--name', 'narrow hooks', '--scopes', 'webhooks:manage,content:read', '--json'], { DATA_DIR: dataDir });
+    expect(narrowKey.code).toBe(0);
+    const narrow = await fetch(`${server.url}/v1/webhooks`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${(JSON.parse(narrowKey.stdout) as { key: string }).key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url: receiver.url(NARROW_PATH), events: ['*'] }),
+    });
+    expect(narrow.status).toBe(201);
     seeded = true;
   });
 
@@ -585,6 +596,16 @@ describe('embedded mode under concurrent load: 16 requests at a time, then kill 
     ];
     assertNoFailures(deliveryFailures, `Deliveries of endpoint ${webhook.id} (${deliveries.length} listed, ${received.size} distinct webhook-ids received)`);
     expect(deliveries.length).toBeGreaterThanOrEqual(events.length);
+  });
+
+  it('an endpoint a webhooks:manage + content:read key set up received every collection and section event of the burst, and nothing else', async () => {
+    expect(burstRan).toBe(true);
+    const readable = events.filter((event) => event.type.startsWith('collection.') || event.type.startsWith('section.'));
+    expect(readable.length).toBeGreaterThan(0);
+    const arrived = () => new Set(receiver.requestsTo(NARROW_PATH).map((r) => { const p = r.json<{ type: string; data: { id?: string } }>(); return `${p.type} ${p.data.id ?? ''}`; }));
+    await eventually(async () => readable.every((event) => arrived().has(`${event.type} ${event.id}`)), `every collection and section event at ${receiver.url(NARROW_PATH)}`, EVENT_TIMEOUT_MS);
+    const types = new Set(receiver.requestsTo(NARROW_PATH).map((r) => r.json<{ type: string }>().type));
+    expect([...types].filter((type) => !type.startsWith('collection.') && !type.startsWith('section.'))).toEqual([]);
   });
 
   it('the made-up keys left no trace (no user, article, collection, section name or event); all the real key created is listed', async () => {
