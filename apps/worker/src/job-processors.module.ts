@@ -8,7 +8,6 @@ import { PruneWebhookDeliveriesProcessor } from './prune-webhook-deliveries.proc
 import { RecordKeyUsageProcessor } from './record-key-usage.processor.js';
 import { RecoverTasksProcessor } from './recover-tasks.processor.js';
 import { RunTaskProcessor } from './run-task.processor.js';
-import { ScheduledJobs } from './scheduled-jobs.js';
 
 /** One processor per job name. Loaded by the worker, and by the API process in embedded mode. */
 export const JOB_PROCESSORS = [
@@ -22,6 +21,6 @@ export const JOB_PROCESSORS = [
 
 @Module({
   imports: [WebhooksModule, TasksModule],
-  providers: [...JOB_PROCESSORS, ScheduledJobs, OutboxRelayRunner],
+  providers: [...JOB_PROCESSORS, OutboxRelayRunner],
 })
 export class JobProcessorsModule {}

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { JobName, JobProcessor, ProcessesJob, PruneIdempotencyKeysUseCase } from '#core';
 
-@ProcessesJob(JobName.PruneIdempotencyKeys)
+@ProcessesJob(JobName.PruneIdempotencyKeys, { repeatEveryMs: 3_600_000 })
 export class PruneIdempotencyKeysProcessor extends JobProcessor<JobName.PruneIdempotencyKeys> {
   private readonly logger = new Logger('PruneIdempotencyKeys');
 

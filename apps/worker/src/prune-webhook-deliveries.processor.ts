@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { JobName, JobProcessor, ProcessesJob } from '#core';
 import { PruneWebhookDeliveriesUseCase } from '#webhooks';
 
-@ProcessesJob(JobName.PruneWebhookDeliveries)
+@ProcessesJob(JobName.PruneWebhookDeliveries, { repeatEveryMs: 3_600_000 })
 export class PruneWebhookDeliveriesProcessor extends JobProcessor<JobName.PruneWebhookDeliveries> {
   private readonly logger = new Logger('PruneWebhookDeliveries');
 

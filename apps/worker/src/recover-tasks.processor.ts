@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { JobName, JobProcessor, ProcessesJob } from '#core';
 import { RecoverTasksUseCase } from '#tasks';
 
-@ProcessesJob(JobName.RecoverTasks)
+@ProcessesJob(JobName.RecoverTasks, { repeatEveryMs: 60_000 })
 export class RecoverTasksProcessor extends JobProcessor<JobName.RecoverTasks> {
   private readonly logger = new Logger('RecoverTasks');
 

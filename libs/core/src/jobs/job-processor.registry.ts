@@ -1,7 +1,8 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
 import { ALL_JOB_NAMES, JobName } from './job-name.js';
-import { JOB_CONCURRENCY_METADATA, JOB_NAME_METADATA, JobProcessor } from './job-processor.js';
+import { JOB_CONCURRENCY_METADATA, JOB_NAME_METADATA, JOB_REPEAT_METADATA, JobProcessor } from './job-processor.js';
+import { JobQueue } from './job-queue.port.js';
 
 /** Injection token of the JobsModule options. */
 export const JOBS_OPTIONS = Symbol('JOBS_OPTIONS');
@@ -16,6 +17,8 @@ export class MissingJobProcessorError extends Error {
 export interface RegisteredProcessor {
   readonly processor: JobProcessor;
   readonly concurrency: number;
+  /** Set for a periodic job (see `ProcessesJob`). */
+  readonly repeatEveryMs: number | undefined;
 }
 
 /**
@@ -40,16 +43,42 @@ export class JobProcessorRegistry implements OnModuleInit {
       if (!name) continue;
       if (this.processors.has(name)) throw new Error(`Two processors registered for job ${name}`);
       const concurrency = this.reflector.get<number>(JOB_CONCURRENCY_METADATA, instance.constructor) ?? 1;
-      this.processors.set(name, { processor: instance, concurrency });
+      const repeatEveryMs = this.reflector.get<number | undefined>(JOB_REPEAT_METADATA, instance.constructor);
+      this.processors.set(name, { processor: instance, concurrency, repeatEveryMs });
     }
     if (!this.options.runsJobs) return;
     const missing = ALL_JOB_NAMES.filter((name) => !this.processors.has(name));
     if (missing.length > 0) throw new MissingJobProcessorError(missing);
   }
 
+  /** The periodic jobs among this process's processors. */
+  periodic(): Array<{ name: JobName; everyMs: number }> {
+    return [...this.processors].flatMap(([name, { repeatEveryMs }]) => (repeatEveryMs ? [{ name, everyMs: repeatEveryMs }] : []));
+  }
+
   get(name: JobName): RegisteredProcessor {
     const registered = this.processors.get(name);
     if (!registered) throw new MissingJobProcessorError([name]);
     return registered;
+  }
+}
+
+/** Declares the periodic jobs when a process that runs jobs starts (idempotent across processes). */
+@Injectable()
+export class JobSchedules implements OnApplicationBootstrap {
+  private readonly logger = new Logger('JobSchedules');
+
+  constructor(
+    private readonly registry: JobProcessorRegistry,
+    private readonly jobs: JobQueue,
+    @Inject(JOBS_OPTIONS) private readonly options: { readonly runsJobs: boolean },
+  ) {}
+
+  /** Not awaited: with Redis down the schedule is declared once it is back, and start-up does not wait for it. */
+  onApplicationBootstrap(): void {
+    if (!this.options.runsJobs) return;
+    Promise.all(this.registry.periodic().map(({ name, everyMs }) => this.jobs.repeat(name, everyMs, {} as never))).catch((error: unknown) => {
+      this.logger.warn(`Could not schedule periodic jobs: ${(error as Error).message}`);
+    });
   }
 }

@@ -17,6 +17,7 @@ export interface JobContext {
 
 export const JOB_NAME_METADATA = 'help-center:job-name';
 export const JOB_CONCURRENCY_METADATA = 'help-center:job-concurrency';
+export const JOB_REPEAT_METADATA = 'help-center:job-repeat-every-ms';
 
 /**
  * Base of every processor: one class per job name, calling one use case. The same instance runs under a
@@ -53,10 +54,15 @@ export interface ProcessesJobOptions {
    * job whose process died is taken over after about this long plus the stalled-check interval.
    */
   readonly lockDurationMs?: number;
+  /**
+   * A periodic job: every process that runs jobs declares the schedule at start (idempotent across processes;
+   * the job itself runs once per period, wherever a worker takes it). Its payload is `{}`.
+   */
+  readonly repeatEveryMs?: number;
 }
 
 /** Declares the job a processor handles, and how many of them may run at once per process. */
-export function ProcessesJob(name: JobName, { concurrency = 1, lockDurationMs = 30_000 }: ProcessesJobOptions = {}): ClassDecorator {
+export function ProcessesJob(name: JobName, { concurrency = 1, lockDurationMs = 30_000, repeatEveryMs }: ProcessesJobOptions = {}): ClassDecorator {
   return applyDecorators(
     Injectable(),
     Processor(name, {
@@ -69,5 +75,6 @@ export function ProcessesJob(name: JobName, { concurrency = 1, lockDurationMs = 
     }),
     SetMetadata(JOB_NAME_METADATA, name),
     SetMetadata(JOB_CONCURRENCY_METADATA, concurrency),
+    SetMetadata(JOB_REPEAT_METADATA, repeatEveryMs),
   );
 }

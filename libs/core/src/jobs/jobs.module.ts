@@ -6,7 +6,7 @@ import { BULLMQ_QUEUE_OPTIONS, BullmqJobQueue } from './bullmq-job-queue.adapter
 import { InlineJobQueue } from './inline-job-queue.adapter.js';
 import { ALL_JOB_NAMES } from './job-name.js';
 import { JobQueue } from './job-queue.port.js';
-import { JOBS_OPTIONS, JobProcessorRegistry } from './job-processor.registry.js';
+import { JOBS_OPTIONS, JobProcessorRegistry, JobSchedules } from './job-processor.registry.js';
 
 export interface JobsModuleOptions {
   /**
@@ -36,6 +36,7 @@ export class JobsModule {
           { provide: JobQueue, useExisting: BullmqJobQueue },
           ...ALL_JOB_NAMES.map((name) => ({ provide: getQueueToken(name), inject: [BullmqJobQueue], useFactory: (q: BullmqJobQueue) => q.queue(name) })),
           JobProcessorRegistry,
+          JobSchedules,
         ],
         exports: [JobQueue, BullmqJobQueue, ...ALL_JOB_NAMES.map((name) => getQueueToken(name))],
       };
@@ -44,7 +45,7 @@ export class JobsModule {
       module: JobsModule,
       global: true,
       imports: [DiscoveryModule],
-      providers: [{ provide: JOBS_OPTIONS, useValue: options }, JobProcessorRegistry, InlineJobQueue, { provide: JobQueue, useExisting: InlineJobQueue }],
+      providers: [{ provide: JOBS_OPTIONS, useValue: options }, JobProcessorRegistry, JobSchedules, InlineJobQueue, { provide: JobQueue, useExisting: InlineJobQueue }],
       exports: [JobQueue, InlineJobQueue],
     };
   }
