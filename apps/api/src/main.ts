@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   if (apiOnly && !config.redis.url) {
     logger.warn('--role=api without REDIS_URL: jobs have no queue to go to, so this process runs them itself');
   }
-  if (config.appSecretFromFile && !config.embedded) {
+  if (config.secrets.appSecretFromFile && !config.embedded) {
     logger.warn('APP_SECRET is not set: using the one generated under DATA_DIR. Give every API process the same APP_SECRET.');
   }
   const app = await createApiApp(config, { runsJobs: !apiOnly || !config.redis.url, logger });

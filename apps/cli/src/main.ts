@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { Command, CommanderError } from 'commander';
 import {
   type ApiKey,
-  AppConfig,
+  loadConfig,
   ConfigError,
   CreateApiKeyUseCase,
   createLogger,
@@ -19,7 +19,7 @@ import { CliModule } from './cli.module.js';
 
 /** `npm run cli -- <command>`: API keys and migrations, against the same database as the service. */
 async function withContext<T>(options: { migrate: boolean }, work: (app: INestApplicationContext) => Promise<T>): Promise<T> {
-  const config = AppConfig.fromEnv();
+  const config = loadConfig();
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, options), { logger: new PinoNestLogger(logger), abortOnError: false });
   try {

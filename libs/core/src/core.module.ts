@@ -10,7 +10,7 @@ import { KeyUsageRecorder } from './auth/application/key-usage.recorder.js';
 import { ApiKeyOrmEntity } from './auth/infrastructure/api-key.orm-entity.js';
 import { TypeOrmApiKeyRepository } from './auth/infrastructure/typeorm-api-key.repository.js';
 import { Clock, SystemClock } from './clock/clock.js';
-import { AppConfig } from './config/app-config.js';
+import { type AppConfig, EncryptionConfig, RedisConfig, SecretsConfig, StorageConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import type { Migration } from './database/database.js';
 import { DatabaseModule } from './database/database.module.js';
@@ -73,23 +73,23 @@ export class CoreModule {
       ],
       providers: [
         { provide: Clock, useClass: SystemClock },
-        { provide: Paginator, inject: [AppConfig], useFactory: (c: AppConfig) => new Paginator(new CursorCodec(c.appSecret)) },
+        { provide: Paginator, inject: [SecretsConfig], useFactory: (c: SecretsConfig) => new Paginator(new CursorCodec(c.appSecret)) },
         {
           provide: RateLimiter,
-          inject: [AppConfig],
-          useFactory: (c: AppConfig) => (c.redis.url ? new RedisRateLimiter(c.redis.url, c.redis.prefix) : new MemoryRateLimiter()),
+          inject: [RedisConfig],
+          useFactory: (c: RedisConfig) => (c.url ? new RedisRateLimiter(c.url, c.prefix) : new MemoryRateLimiter()),
         },
         {
           provide: ObjectStorage,
-          inject: [AppConfig],
-          useFactory: (c: AppConfig) => (c.storage.s3 ? new S3ObjectStorage(c.storage.s3) : new LocalObjectStorage(c.storage.localDir)),
+          inject: [StorageConfig],
+          useFactory: (c: StorageConfig) => (c.s3 ? new S3ObjectStorage(c.s3) : new LocalObjectStorage(c.localDir)),
         },
         { provide: ApiKeyRepository, useClass: TypeOrmApiKeyRepository },
         { provide: IdempotencyRepository, useClass: TypeOrmIdempotencyRepository },
         KeyUsageRecorder,
         OutboxSignal,
         OutboxNotifications,
-        { provide: SecretCipher, inject: [AppConfig], useFactory: (config: AppConfig) => new SecretCipher(config.encryption) },
+        { provide: SecretCipher, inject: [EncryptionConfig], useFactory: (keys: EncryptionConfig) => new SecretCipher(keys) },
         EventOutbox,
         ...useCases,
       ],

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppConfig } from './app-config.js';
+import { AppConfig, loadConfig } from './app-config.js';
 import { ConfigError } from './config.error.js';
 import { type Env, readBool, readEnum, readInt, readIntList, readList, readString, readUrl } from './env-readers.js';
 
@@ -191,13 +191,13 @@ describe('AppConfig.fromEnv', () => {
 
     it('uses APP_SECRET when set (32 characters or more) and writes no secret file', () => {
       const config = load({ APP_SECRET: ` ${'s'.repeat(40)} ` });
-      expect(config.appSecret).toBe('s'.repeat(40));
-      expect(config.appSecretFromFile).toBe(false);
+      expect(config.secrets.appSecret).toBe('s'.repeat(40));
+      expect(config.secrets.appSecretFromFile).toBe(false);
       expect(() => statSync(join(dataDir, 'app-secret'))).toThrow();
     });
 
     it('accepts an APP_SECRET of exactly 32 characters', () => {
-      expect(load({ APP_SECRET: 'k'.repeat(32) }).appSecret).toBe('k'.repeat(32));
+      expect(load({ APP_SECRET: 'k'.repeat(32) }).secrets.appSecret).toBe('k'.repeat(32));
     });
   });
 
@@ -277,15 +277,21 @@ describe('AppConfig.fromEnv', () => {
   });
 
   describe('generated APP_SECRET', () => {
-    const loadWithoutSecret = (vars: Env = {}): AppConfig => AppConfig.fromEnv({ DATA_DIR: dataDir, ...vars });
+    const loadWithoutSecret = (vars: Env = {}): AppConfig => loadConfig({ DATA_DIR: dataDir, ...vars });
     const secretFile = (): string => join(dataDir, 'app-secret');
+
+    it('parsing alone reads nothing but the environment: without APP_SECRET it names APP_SECRET and writes no file', () => {
+      expectConfigError(() => AppConfig.fromEnv({ DATA_DIR: dataDir }), 'APP_SECRET');
+      expect(() => statSync(secretFile())).toThrow();
+      expect(AppConfig.fromEnv({ DATA_DIR: dataDir }, 'g'.repeat(40)).secrets).toEqual({ appSecret: 'g'.repeat(40), appSecretFromFile: true });
+    });
 
     it('generates a secret under DATA_DIR (creating the directory) with mode 0600', () => {
       const config = loadWithoutSecret();
-      expect(config.appSecretFromFile).toBe(true);
-      expect(config.appSecret.length).toBeGreaterThanOrEqual(32);
-      expect(config.appSecret).toMatch(/^[A-Za-z0-9_-]+$/);
-      expect(readFileSync(secretFile(), 'utf8').trim()).toBe(config.appSecret);
+      expect(config.secrets.appSecretFromFile).toBe(true);
+      expect(config.secrets.appSecret.length).toBeGreaterThanOrEqual(32);
+      expect(config.secrets.appSecret).toMatch(/^[A-Za-z0-9_-]+$/);
+      expect(readFileSync(secretFile(), 'utf8').trim()).toBe(config.secrets.appSecret);
       expect(statSync(secretFile()).mode & 0o777).toBe(0o600);
       // A DATA_DIR the service creates is the owner's alone.
       expect(statSync(dataDir).mode & 0o777).toBe(0o700);
@@ -294,36 +300,36 @@ describe('AppConfig.fromEnv', () => {
     it('reuses the stored secret on the next load', () => {
       const first = loadWithoutSecret();
       const second = loadWithoutSecret();
-      expect(second.appSecret).toBe(first.appSecret);
-      expect(second.appSecretFromFile).toBe(true);
+      expect(second.secrets.appSecret).toBe(first.secrets.appSecret);
+      expect(second.secrets.appSecretFromFile).toBe(true);
       expect(statSync(secretFile()).mode & 0o777).toBe(0o600);
     });
 
     it('generates a different secret for a different data directory', () => {
       const first = loadWithoutSecret();
-      const other = AppConfig.fromEnv({ DATA_DIR: join(tempRoot, 'other') });
-      expect(other.appSecret).not.toBe(first.appSecret);
+      const other = loadConfig({ DATA_DIR: join(tempRoot, 'other') });
+      expect(other.secrets.appSecret).not.toBe(first.secrets.appSecret);
     });
 
     it('reads an existing secret file written by an operator (surrounding whitespace ignored)', () => {
       loadWithoutSecret(); // creates the directory
       const operatorSecret = 'operator-provided-secret-0123456789abcdef';
       writeFileSync(secretFile(), `  ${operatorSecret}\n\n`);
-      expect(loadWithoutSecret().appSecret).toBe(operatorSecret);
+      expect(loadWithoutSecret().secrets.appSecret).toBe(operatorSecret);
     });
 
     it('prefers APP_SECRET over the stored file', () => {
-      const stored = loadWithoutSecret().appSecret;
+      const stored = loadWithoutSecret().secrets.appSecret;
       const config = loadWithoutSecret({ APP_SECRET: 'e'.repeat(48) });
-      expect(config.appSecret).toBe('e'.repeat(48));
-      expect(config.appSecretFromFile).toBe(false);
+      expect(config.secrets.appSecret).toBe('e'.repeat(48));
+      expect(config.secrets.appSecretFromFile).toBe(false);
       expect(readFileSync(secretFile(), 'utf8').trim()).toBe(stored);
     });
 
     it('throws a ConfigError naming APP_SECRET when the data directory cannot be used', () => {
       const blocker = join(tempRoot, 'not-a-directory');
       writeFileSync(blocker, 'plain file');
-      expectConfigError(() => AppConfig.fromEnv({ DATA_DIR: join(blocker, 'data') }), 'APP_SECRET');
+      expectConfigError(() => loadConfig({ DATA_DIR: join(blocker, 'data') }), 'APP_SECRET');
     });
 
     it('rejects a too-short stored secret with a ConfigError naming APP_SECRET and the file', () => {

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { provisionAppSecret } from './app-secret-file.js';
 import { ConfigError } from './config.error.js';
 import ipaddr from 'ipaddr.js';
 import { type Env, readBool, readEnum, readInt, readIntList, readList, readString, readUrl } from './env-readers.js';
@@ -9,37 +8,37 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const LANGUAGE_CODE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
-export interface HttpConfig {
-  readonly host: string;
-  readonly port: number;
+export abstract class HttpConfig {
+  declare readonly host: string;
+  declare readonly port: number;
   /** Origins the whole API answers cross-origin requests from (`*`: any); the public routes answer any origin. */
-  readonly corsOrigins: readonly string[];
-  readonly publicUrl: string;
-  readonly staticUrl: string;
+  declare readonly corsOrigins: readonly string[];
+  declare readonly publicUrl: string;
+  declare readonly staticUrl: string;
 }
 
-export interface DatabaseConfig {
+export abstract class DatabaseConfig {
   /** null in embedded mode: a PostgreSQL server owned by the service, its cluster under `dataDir/postgres`. */
-  readonly url: string | null;
-  readonly poolSize: number;
+  declare readonly url: string | null;
+  declare readonly poolSize: number;
   /** Longest a statement may run before PostgreSQL cancels it (migrations excepted). */
-  readonly statementTimeoutMs: number;
+  declare readonly statementTimeoutMs: number;
   /** Longest wait for a connection: a new one to open, or a free one from the pool. */
-  readonly connectTimeoutMs: number;
+  declare readonly connectTimeoutMs: number;
   /** Embedded mode started as root: the system account the server runs as (created when missing). */
-  readonly embeddedOsUser: string;
+  declare readonly embeddedOsUser: string;
 }
 
-export interface RedisConfig {
-  readonly url: string | null;
+export abstract class RedisConfig {
+  declare readonly url: string | null;
   /** Namespaces every key this deployment writes (queues, rate-limit counters). */
-  readonly prefix: string;
+  declare readonly prefix: string;
 }
 
-export interface RateLimitConfig {
-  readonly requestsPerMinute: number;
-  readonly createArticlesPerHour: number;
-  readonly publicFeedbackPerMinute: number;
+export abstract class RateLimitConfig {
+  declare readonly requestsPerMinute: number;
+  declare readonly createArticlesPerHour: number;
+  declare readonly publicFeedbackPerMinute: number;
 }
 
 export interface S3Config {
@@ -53,11 +52,11 @@ export interface S3Config {
   readonly forcePathStyle: boolean;
 }
 
-export interface StorageConfig {
-  readonly driver: 'local' | 's3';
+export abstract class StorageConfig {
+  declare readonly driver: 'local' | 's3';
   /** Where the local driver keeps objects: `DATA_DIR/uploads`. */
-  readonly localDir: string;
-  readonly s3: S3Config | null;
+  declare readonly localDir: string;
+  declare readonly s3: S3Config | null;
 }
 
 /** Which addresses outbound HTTP (image fetches, webhooks) may reach. */
@@ -73,67 +72,75 @@ export const IMAGE_NETWORK_SETTINGS = { allowPrivateNetworks: 'IMAGE_ALLOW_PRIVA
 /** The variables of the webhook deliveries' network policy: a refused endpoint address names them. */
 export const WEBHOOK_NETWORK_SETTINGS = { allowPrivateNetworks: 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', allowedNetworks: 'WEBHOOK_ALLOWED_NETWORKS' } as const;
 
-export interface ImageConfig {
-  readonly maxBytes: number;
+export abstract class ImageConfig {
+  declare readonly maxBytes: number;
   /** Total time for one image fetch, redirects included. */
-  readonly fetchTimeoutMs: number;
-  readonly network: OutboundNetworkPolicy;
+  declare readonly fetchTimeoutMs: number;
+  declare readonly network: OutboundNetworkPolicy;
 }
 
-export interface WebhookConfig {
+export abstract class WebhookConfig {
   /** Delays before retries 1, 2, … in seconds; attempts = 1 + its length. */
-  readonly retryScheduleSeconds: readonly number[];
-  readonly timeoutMs: number;
-  readonly disableMinFailures: number;
-  readonly disableAfterSeconds: number;
-  readonly allowHttp: boolean;
-  readonly network: OutboundNetworkPolicy;
+  declare readonly retryScheduleSeconds: readonly number[];
+  declare readonly timeoutMs: number;
+  declare readonly disableMinFailures: number;
+  declare readonly disableAfterSeconds: number;
+  declare readonly allowHttp: boolean;
+  declare readonly network: OutboundNetworkPolicy;
   /** Deliveries to one endpoint running at once per worker process. */
-  readonly endpointConcurrency: number;
+  declare readonly endpointConcurrency: number;
   /** How often the relay looks for events and deliveries a wake-up missed. */
-  readonly sweepIntervalMs: number;
+  declare readonly sweepIntervalMs: number;
 }
 
-export interface AiConfig {
-  readonly provider: 'builtin' | 'openai';
+export abstract class AiConfig {
+  declare readonly provider: 'builtin' | 'openai';
   /** OpenAI-compatible server: `…/v1` (its /chat/completions is called). */
-  readonly baseUrl: string;
-  readonly apiKey: string | null;
-  readonly model: string;
+  declare readonly baseUrl: string;
+  declare readonly apiKey: string | null;
+  declare readonly model: string;
   /** One model request. */
-  readonly requestTimeoutMs: number;
+  declare readonly requestTimeoutMs: number;
   /** Retries of a model request on 429, 5xx or a network error. */
-  readonly maxRetries: number;
-  readonly maxTokens: number;
+  declare readonly maxRetries: number;
+  declare readonly maxTokens: number;
   /** A whole task run; past it the task fails. */
-  readonly taskTimeoutMs: number;
+  declare readonly taskTimeoutMs: number;
 }
 
 /** Keys of the secrets the service keeps encrypted in the database (webhook signing secrets). */
-export interface EncryptionConfig {
+export abstract class EncryptionConfig {
   /** ENCRYPTION_KEY, or APP_SECRET when it is not set. */
-  readonly current: string;
+  declare readonly current: string;
   /** ENCRYPTION_KEY_PREVIOUS, plus APP_SECRET once ENCRYPTION_KEY is set (values sealed before still open). */
-  readonly previous: readonly string[];
+  declare readonly previous: readonly string[];
 }
 
-export interface HelpdeskConfig {
+export abstract class HelpdeskConfig {
   /** Languages of a freshly created helpdesk; the first one is its default language. */
-  readonly languages: readonly string[];
+  declare readonly languages: readonly string[];
+}
+
+/** What every process derives its signatures from: cursors, and (without ENCRYPTION_KEY) the encryption key. */
+export abstract class SecretsConfig {
+  /** APP_SECRET, or the secret generated under DATA_DIR (see `app-secret-file.ts`). */
+  declare readonly appSecret: string;
+  /** True when APP_SECRET was not set and the secret was read from the generated file under the data directory. */
+  declare readonly appSecretFromFile: boolean;
 }
 
 /**
- * Every setting of the service, read once from the environment at start-up.
- * A value the service cannot use stops start-up with a ConfigError naming the variable.
+ * Every setting of the service, read once from the environment at start-up. Parsing is pure (it reads nothing
+ * but the environment it is given); a value the service cannot use stops start-up with a ConfigError naming the
+ * variable. Each concern is also injectable on its own (`HttpConfig`, `WebhookConfig`, ...: see ConfigModule), so
+ * a class depends only on the settings it reads.
  */
 export class AppConfig {
   readonly dataDir: string;
   readonly http: HttpConfig;
   readonly database: DatabaseConfig;
   readonly redis: RedisConfig;
-  readonly appSecret: string;
-  /** True when APP_SECRET was not set and the secret was generated/read under the data directory. */
-  readonly appSecretFromFile: boolean;
+  readonly secrets: SecretsConfig;
   readonly encryption: EncryptionConfig;
   readonly rateLimits: RateLimitConfig;
   readonly helpdesk: HelpdeskConfig;
@@ -152,8 +159,17 @@ export class AppConfig {
     return this.database.url === null;
   }
 
-  static fromEnv(env: Env = process.env): AppConfig {
-    const dataDir = resolve(readString(env, 'DATA_DIR', './data'));
+  /** The data directory `env` names (`DATA_DIR`, default `./data`), resolved. */
+  static dataDirOf(env: Env = process.env): string {
+    return resolve(readString(env, 'DATA_DIR', './data'));
+  }
+
+  /**
+   * @param generatedSecret the content of `DATA_DIR/app-secret`, which start-up provisions when APP_SECRET is not
+   *   set (`provisionAppSecret`); without either, parsing fails naming APP_SECRET.
+   */
+  static fromEnv(env: Env = process.env, generatedSecret?: string): AppConfig {
+    const dataDir = AppConfig.dataDirOf(env);
     const port = readInt(env, 'PORT', 3000, { min: 0, max: 65535 });
     const publicUrl = trimSlash(readBaseUrl(env, 'PUBLIC_URL')?.toString() ?? `http://localhost:${port}`);
     const staticUrl = trimSlash(readBaseUrl(env, 'STATIC_URL')?.toString() ?? `${publicUrl}/static`);
@@ -174,7 +190,8 @@ export class AppConfig {
     if (secret !== undefined && secret.length < 32) {
       throw new ConfigError('APP_SECRET', 'must be at least 32 characters long');
     }
-    const appSecret = secret ?? readOrCreateSecret(dataDir);
+    const appSecret = secret ?? generatedSecret;
+    if (appSecret === undefined) throw new ConfigError('APP_SECRET', 'is not set, and no generated secret was provisioned under DATA_DIR');
     return new AppConfig({
       dataDir,
       http: { host: readString(env, 'HOST', '0.0.0.0'), port, publicUrl, staticUrl, corsOrigins: readCorsOrigins(env) },
@@ -186,8 +203,7 @@ export class AppConfig {
         embeddedOsUser: readEmbeddedOsUser(env),
       },
       redis: { url: redisUrl?.toString() ?? null, prefix: redisPrefix },
-      appSecret,
-      appSecretFromFile: secret === undefined,
+      secrets: { appSecret, appSecretFromFile: secret === undefined },
       encryption: readEncryption(env, appSecret),
       rateLimits: {
         requestsPerMinute: readInt(env, 'RATE_LIMIT_REQUESTS_PER_MINUTE', 600, { min: 1 }),
@@ -309,10 +325,19 @@ function readBaseUrl(env: Env, name: string): URL | undefined {
   return url;
 }
 
-/** For process entry points: the configuration, or exit 1 with a message naming the bad variable. */
+/**
+ * Start-up of every process: provisions the generated secret under DATA_DIR when APP_SECRET is not set, then parses
+ * the environment. Throws a ConfigError naming the variable the service cannot use.
+ */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const generated = readString(env, 'APP_SECRET') === undefined ? provisionAppSecret(AppConfig.dataDirOf(env)) : undefined;
+  return AppConfig.fromEnv(env, generated);
+}
+
+/** For process entry points: `loadConfig`, or exit 1 with a message naming the bad variable. */
 export function loadConfigOrExit(env: Env = process.env): AppConfig {
   try {
-    return AppConfig.fromEnv(env);
+    return loadConfig(env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`Invalid configuration: ${error.message}\n`);
@@ -322,45 +347,4 @@ export function loadConfigOrExit(env: Env = process.env): AppConfig {
 
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
-}
-
-/**
- * The generated secret lives in the data directory so restarts keep cursors valid. It is written to a temporary
- * file and linked into place, so the secret file, when it exists, is always complete; one that is not a valid
- * secret was edited by hand and is reported rather than replaced (replacing it would invalidate cursors silently).
- */
-function readOrCreateSecret(dataDir: string): string {
-  const file = join(dataDir, 'app-secret');
-  const existing = readSecretFile(file);
-  if (existing !== undefined) return existing;
-  try {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
-    try {
-      linkSync(temporary, file);
-    } catch (error) {
-      // Another process created it first: use theirs.
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    } finally {
-      rmSync(temporary, { force: true });
-    }
-  } catch (error) {
-    throw new ConfigError('APP_SECRET', `not set, and ${file} cannot be written: ${(error as Error).message}`);
-  }
-  return readSecretFile(file) ?? '';
-}
-
-function readSecretFile(file: string): string | undefined {
-  let content: string;
-  try {
-    content = readFileSync(file, 'utf8').trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ConfigError('APP_SECRET', `not set, and ${file} cannot be read: ${(error as Error).message}`);
-  }
-  if (content.length < 32) {
-    throw new ConfigError('APP_SECRET', `not set, and ${file} does not hold a secret of at least 32 characters; fix or delete the file`);
-  }
-  return content;
 }

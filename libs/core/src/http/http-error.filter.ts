@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AppConfig } from '../config/app-config.js';
+import { HttpConfig } from '../config/app-config.js';
 import { UnauthorizedError } from '../errors/domain-error.js';
 import { errorEnvelope } from './error-catalog.js';
 import { toErrorResponse } from './error-response.js';
@@ -15,7 +15,7 @@ import { requestIdOf } from './request-logging.js';
 export class HttpErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('HttpErrorFilter');
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(private readonly http: HttpConfig) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
@@ -32,7 +32,7 @@ export class HttpErrorFilter implements ExceptionFilter {
       // RFC 6750 §3: no error attribute when no credentials were sent.
       response.setHeader('WWW-Authenticate', exception.reason === 'missing' ? 'Bearer realm="help-center"' : 'Bearer realm="help-center", error="invalid_token"');
     }
-    response.status(status).json(errorEnvelope(body, requestIdOfResponse(host.switchToHttp().getRequest<Request>(), response), this.config.http.publicUrl));
+    response.status(status).json(errorEnvelope(body, requestIdOfResponse(host.switchToHttp().getRequest<Request>(), response), this.http.publicUrl));
   }
 }
 

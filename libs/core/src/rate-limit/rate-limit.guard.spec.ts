@@ -134,7 +134,7 @@ describe.each([
       new Reflector(),
       await create(),
       clock,
-      configFrom({ RATE_LIMIT_REQUESTS_PER_MINUTE: '4', RATE_LIMIT_CREATE_ARTICLES_PER_HOUR: '3', RATE_LIMIT_PUBLIC_FEEDBACK_PER_MINUTE: '2' }),
+      configFrom({ RATE_LIMIT_REQUESTS_PER_MINUTE: '4', RATE_LIMIT_CREATE_ARTICLES_PER_HOUR: '3', RATE_LIMIT_PUBLIC_FEEDBACK_PER_MINUTE: '2' }).rateLimits,
     );
   });
 

@@ -2,7 +2,7 @@ import { applyDecorators, type CanActivate, type ExecutionContext, Injectable, S
 import { Reflector } from '@nestjs/core';
 import { ApiExtension } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AppConfig } from '../config/app-config.js';
+import { RateLimitConfig } from '../config/app-config.js';
 import { Clock } from '../clock/clock.js';
 import { RateLimitedError } from '../errors/domain-error.js';
 import type { AuthenticatedRequest } from '../auth/http/auth.decorators.js';
@@ -30,9 +30,9 @@ export class RateLimitGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly limiter: RateLimiter,
     private readonly clock: Clock,
-    config: AppConfig,
+    limits: RateLimitConfig,
   ) {
-    this.policies = rateLimitPolicies(config.rateLimits);
+    this.policies = rateLimitPolicies(limits);
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
