@@ -7,8 +7,7 @@ import { ListApiKeysUseCase } from './auth/application/list-api-keys.use-case.js
 import { RecordKeyUsageUseCase } from './auth/application/record-key-usage.use-case.js';
 import { RevokeApiKeyUseCase } from './auth/application/revoke-api-key.use-case.js';
 import { KeyUsageRecorder } from './auth/application/key-usage.recorder.js';
-import { ApiKeyOrmEntity } from './auth/infrastructure/api-key.orm-entity.js';
-import { TypeOrmApiKeyRepository } from './auth/infrastructure/typeorm-api-key.repository.js';
+import { SqlApiKeyRepository } from './auth/infrastructure/sql-api-key.repository.js';
 import { Clock, SystemClock } from './clock/clock.js';
 import { type AppConfig, EncryptionConfig, RedisConfig, SecretsConfig, StorageConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
@@ -18,10 +17,9 @@ import { EventOutbox, OutboxSignal } from './events/event-outbox.js';
 import { OutboxNotifications } from './events/outbox-notifications.js';
 import { SecretCipher } from './crypto/secret-cipher.js';
 import { CheckReadinessUseCase } from './health/check-readiness.use-case.js';
-import { IdempotencyKeyOrmEntity } from './idempotency/idempotency-key.orm-entity.js';
 import { IdempotencyRepository } from './idempotency/idempotency.repository.js';
 import { PruneIdempotencyKeysUseCase } from './idempotency/prune-idempotency-keys.use-case.js';
-import { TypeOrmIdempotencyRepository } from './idempotency/typeorm-idempotency.repository.js';
+import { SqlIdempotencyRepository } from './idempotency/sql-idempotency.repository.js';
 import { JobsModule } from './jobs/jobs.module.js';
 import { CursorCodec } from './pagination/cursor-codec.js';
 import { Paginator } from './pagination/paginator.js';
@@ -63,7 +61,6 @@ export class CoreModule {
       imports: [
         ConfigModule.forRoot(config),
         DiscoveryModule,
-        DatabaseModule.forFeature([ApiKeyOrmEntity, IdempotencyKeyOrmEntity]),
         DatabaseModule.forRoot({
           migrations: options.migrations,
           migrate: options.migrate,
@@ -84,8 +81,8 @@ export class CoreModule {
           inject: [StorageConfig],
           useFactory: (c: StorageConfig) => (c.s3 ? new S3ObjectStorage(c.s3) : new LocalObjectStorage(c.localDir)),
         },
-        { provide: ApiKeyRepository, useClass: TypeOrmApiKeyRepository },
-        { provide: IdempotencyRepository, useClass: TypeOrmIdempotencyRepository },
+        { provide: ApiKeyRepository, useClass: SqlApiKeyRepository },
+        { provide: IdempotencyRepository, useClass: SqlIdempotencyRepository },
         KeyUsageRecorder,
         OutboxSignal,
         OutboxNotifications,
