@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
-import { TasksModule } from '#tasks';
+import { TasksJobsModule } from '#tasks';
 import { WebhooksModule } from '#webhooks';
 import { DeliverWebhookProcessor } from './deliver-webhook.processor.js';
 import { OutboxRelayRunner } from './outbox-relay.runner.js';
 import { PruneIdempotencyKeysProcessor } from './prune-idempotency-keys.processor.js';
 import { PruneWebhookDeliveriesProcessor } from './prune-webhook-deliveries.processor.js';
 import { RecordKeyUsageProcessor } from './record-key-usage.processor.js';
-import { RecoverTasksProcessor } from './recover-tasks.processor.js';
-import { RunTaskProcessor } from './run-task.processor.js';
 
 /** One processor per job name. Loaded by the worker, and by the API process in embedded mode. */
 export const JOB_PROCESSORS = [
@@ -15,12 +13,10 @@ export const JOB_PROCESSORS = [
   PruneIdempotencyKeysProcessor,
   DeliverWebhookProcessor,
   PruneWebhookDeliveriesProcessor,
-  RunTaskProcessor,
-  RecoverTasksProcessor,
 ];
 
 @Module({
-  imports: [WebhooksModule, TasksModule],
+  imports: [WebhooksModule, TasksJobsModule],
   providers: [...JOB_PROCESSORS, OutboxRelayRunner],
 })
 export class JobProcessorsModule {}

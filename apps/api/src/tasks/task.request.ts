@@ -1,8 +1,15 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { MAX_OFFSET, MAX_PAGE_SIZE } from '#core';
 import { IsReference, NullableOptional } from '../common/validation.decorators.js';
+
+/** An optional, nullable ID of the article, collection or section a task is about (whether it exists is the use case's to check). */
+function TargetReference(description: string): PropertyDecorator {
+  // In the order the stacked decorators `@ApiPropertyOptional @NullableOptional @IsReference` are applied (bottom up).
+  return applyDecorators(IsReference(), NullableOptional(), ApiPropertyOptional({ type: String, nullable: true, minLength: 1, description }));
+}
 
 export class CreateTaskRequest {
   @ApiProperty({ minLength: 1, maxLength: 10_000, example: 'Write an article about resetting a password' })
@@ -16,19 +23,13 @@ export class CreateTaskRequest {
   @Length(1, 255)
   title?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, description: 'Article to update (its open draft receives the change)' })
-  @NullableOptional()
-  @IsReference()
+  @TargetReference('Article to update (its open draft receives the change)')
   targetArticleId?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, description: 'Collection to update, or to create the article in' })
-  @NullableOptional()
-  @IsReference()
+  @TargetReference('Collection to update, or to create the article in')
   targetCollectionId?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, description: 'Section to update, or to create the article in' })
-  @NullableOptional()
-  @IsReference()
+  @TargetReference('Section to update, or to create the article in')
   targetSectionId?: string | null;
 
   @ApiPropertyOptional({ default: false, description: 'Apply the outputs when the task completes (drafts only: nothing is published)' })

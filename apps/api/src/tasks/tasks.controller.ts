@@ -2,16 +2,14 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiAcceptedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal, RequireScopes } from '#core';
 import {
+  ApplyTaskOutputUseCase,
   CancelTaskUseCase,
   CreateTaskUseCase,
-  DecideTaskOutputUseCase,
   GetTaskOutputUseCase,
   GetTaskUseCase,
   ListTasksUseCase,
+  RejectTaskOutputUseCase,
   TASK_STATUSES,
-  taskBasicView,
-  taskOutputView,
-  taskView,
 } from '#tasks';
 import { ApiErrors } from '../common/api-errors.decorator.js';
 import { CreateTaskRequest, ListTasksQuery } from './task.request.js';
@@ -26,7 +24,8 @@ export class TasksController {
     private readonly getTask: GetTaskUseCase,
     private readonly cancelTask: CancelTaskUseCase,
     private readonly getOutput: GetTaskOutputUseCase,
-    private readonly decide: DecideTaskOutputUseCase,
+    private readonly applyOutput: ApplyTaskOutputUseCase,
+    private readonly rejectOutput: RejectTaskOutputUseCase,
   ) {}
 
   @Post()
@@ -39,8 +38,7 @@ export class TasksController {
   })
   @ApiAcceptedResponse({ type: TaskResponse })
   async create(@Body() body: CreateTaskRequest, @CurrentPrincipal() principal: Principal): Promise<TaskResponse> {
-    const task = await this.createTask.execute(body, principal);
-    return taskView(task, []);
+    return this.createTask.execute(body, principal);
   }
 
   @Get()
@@ -48,8 +46,7 @@ export class TasksController {
   @ApiOperation({ summary: 'List tasks', description: 'Offset page (`items`, `limit`, `offset`, `total`), newest first; each task as id, title, status.' })
   @ApiOkResponse({ type: TaskPage })
   async list(@Query() query: ListTasksQuery): Promise<TaskPage> {
-    const page = await this.listTasks.execute({ limit: query.limit, offset: query.offset });
-    return { ...page, items: page.items.map(taskBasicView) };
+    return this.listTasks.execute({ limit: query.limit, offset: query.offset });
   }
 
   @Get(':id')
@@ -72,9 +69,7 @@ export class TasksController {
     },
   })
   async get(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<TaskResponse | TaskBasicResponse> {
-    const detailed = principal.has('content:write');
-    const { task, outputs } = await this.getTask.execute(id, detailed);
-    return detailed ? taskView(task, outputs!) : taskBasicView(task);
+    return this.getTask.execute(id, principal);
   }
 
   @Post(':id/cancel')
@@ -84,9 +79,7 @@ export class TasksController {
   @ApiOkResponse({ type: TaskResponse })
   @ApiErrors('invalid_state')
   async cancel(@Param('id') id: string): Promise<TaskResponse> {
-    const task = await this.cancelTask.execute(id);
-    const { outputs } = await this.getTask.execute(id, true);
-    return taskView(task, outputs!);
+    return this.cancelTask.execute(id);
   }
 
   @Get(':id/outputs/:outputId')
@@ -94,8 +87,7 @@ export class TasksController {
   @ApiOperation({ summary: 'Get a task output', description: 'The proposed Markdown and, for updates, a unified diff against the target’s current content (its open draft if it has one).' })
   @ApiOkResponse({ type: TaskOutputDetailResponse })
   async output(@Param('id') id: string, @Param('outputId') outputId: string): Promise<TaskOutputDetailResponse> {
-    const { output, diff } = await this.getOutput.execute(id, outputId);
-    return { ...taskOutputView(output), markdown: output.markdown, diff };
+    return this.getOutput.execute(id, outputId);
   }
 
   @Post(':id/outputs/:outputId/apply')
@@ -108,7 +100,7 @@ export class TasksController {
   @ApiOkResponse({ type: TaskOutputResponse })
   @ApiErrors('invalid_state')
   async apply(@Param('id') id: string, @Param('outputId') outputId: string, @CurrentPrincipal() principal: Principal): Promise<TaskOutputResponse> {
-    return taskOutputView(await this.decide.apply(id, outputId, principal));
+    return this.applyOutput.execute(id, outputId, principal);
   }
 
   @Post(':id/outputs/:outputId/reject')
@@ -118,6 +110,6 @@ export class TasksController {
   @ApiOkResponse({ type: TaskOutputResponse })
   @ApiErrors('invalid_state')
   async reject(@Param('id') id: string, @Param('outputId') outputId: string): Promise<TaskOutputResponse> {
-    return taskOutputView(await this.decide.reject(id, outputId));
+    return this.rejectOutput.execute(id, outputId);
   }
 }

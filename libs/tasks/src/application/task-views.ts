@@ -2,6 +2,12 @@ import type { Task, TaskOutput } from '../domain/task.js';
 
 // The JSON shapes of tasks as the API returns them (also the data of task.completed / task.failed events).
 
+export type TaskBasicView = ReturnType<typeof taskBasicView>;
+export type TaskOutputView = ReturnType<typeof taskOutputView>;
+export type TaskOutputDetailView = ReturnType<typeof taskOutputDetailView>;
+export type TaskView = ReturnType<typeof taskView>;
+
+/** A task as any key that may read tasks sees it: id, title, status. */
 export function taskBasicView(task: Task) {
   return { id: task.id, title: task.title, status: task.status };
 }
@@ -21,6 +27,12 @@ export function taskOutputView(o: TaskOutput) {
   };
 }
 
+/** An output with its proposed content and, for an update, the diff against the target's current content. */
+export function taskOutputDetailView(o: TaskOutput, diff: string | null) {
+  return { ...taskOutputView(o), markdown: o.markdown, diff };
+}
+
+/** The whole task with its outputs, as a key with content:write sees it. */
 export function taskView(task: Task, outputs: readonly TaskOutput[]) {
   return {
     ...taskBasicView(task),

@@ -17,13 +17,15 @@ export class SqlTaskRepository extends TaskRepository {
     super();
   }
 
-  async insert(t: NewTask): Promise<void> {
-    await this.tx.query(
+  async insert(t: NewTask): Promise<Task> {
+    const [row] = await this.tx.query<Task>(
       `INSERT INTO tasks (id, title, instruction, status, target_article_id, target_collection_id, target_section_id, auto_apply, created_by_key_id,
          created_by_scopes, created_at, updated_at)
-       VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $8, $9, $10, $10)`,
+       VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $8, $9, $10, $10)
+       RETURNING ${TASK_COLUMNS}`,
       [t.id, t.title, t.instruction, t.targetArticleId, t.targetCollectionId, t.targetSectionId, t.autoApply, t.createdByKeyId, t.createdByScopes, t.createdAt],
     );
+    return row!;
   }
 
   async find(id: string, options: { forUpdate?: boolean } = {}): Promise<Task | null> {
@@ -60,14 +62,15 @@ export class SqlTaskRepository extends TaskRepository {
     return row ?? null;
   }
 
-  async setStatus(id: string, status: TaskStatus, at: Date, fields: { error?: string | null; title?: string | null; generator?: string | null } = {}): Promise<void> {
+  async setStatus(id: string, status: TaskStatus, at: Date, fields: { error?: string | null; title?: string | null; generator?: string | null } = {}): Promise<Task | null> {
     const finished = status === 'completed' || status === 'failed' || status === 'cancelled';
-    await this.tx.query(
+    const [row] = await this.tx.query<Task>(
       `UPDATE tasks SET status = $2, updated_at = $3, finished_at = CASE WHEN $4 THEN $3 ELSE finished_at END,
          error = CASE WHEN $5 THEN $6 ELSE error END, title = COALESCE(title, $7), generator = COALESCE($8, generator)
-       WHERE id = $1`,
+       WHERE id = $1 RETURNING ${TASK_COLUMNS}`,
       [id, status, at, finished, fields.error !== undefined, fields.error ?? null, fields.title ?? null, fields.generator ?? null],
     );
+    return row ?? null;
   }
 
   async replaceOutputs(taskId: string, changes: readonly ProposedChange[], at: Date): Promise<TaskOutput[]> {
@@ -88,15 +91,16 @@ export class SqlTaskRepository extends TaskRepository {
     status: 'applied' | 'rejected' | 'failed',
     at: Date,
     fields: { error?: string | null; created?: Partial<Pick<TaskOutput, 'targetArticleId' | 'targetCollectionId' | 'targetSectionId'>> } = {},
-  ): Promise<void> {
+  ): Promise<TaskOutput | null> {
     const created = fields.created ?? {};
-    await this.tx.query(
+    const [row] = await this.tx.query<TaskOutput>(
       `UPDATE task_outputs SET status = $2, updated_at = $3, applied_at = CASE WHEN $2 = 'applied' THEN $3 ELSE applied_at END, error = $4,
          target_article_id = COALESCE($5, target_article_id), target_collection_id = COALESCE($6, target_collection_id),
          target_section_id = COALESCE($7, target_section_id)
-       WHERE id = $1`,
+       WHERE id = $1 RETURNING ${OUTPUT_COLUMNS}`,
       [outputId, status, at, fields.error ?? null, created.targetArticleId ?? null, created.targetCollectionId ?? null, created.targetSectionId ?? null],
     );
+    return row ?? null;
   }
 
   async stale(runningBefore: Date, queuedBefore: Date, limit: number): Promise<string[]> {

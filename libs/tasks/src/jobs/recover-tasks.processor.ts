@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { JobName, JobProcessor, ProcessesJob } from '#core';
-import { RecoverTasksUseCase } from '#tasks';
+import { RecoverTasksUseCase } from '../application/recover-tasks.use-case.js';
 
 @ProcessesJob(JobName.RecoverTasks, { repeatEveryMs: 60_000 })
 export class RecoverTasksProcessor extends JobProcessor<JobName.RecoverTasks> {

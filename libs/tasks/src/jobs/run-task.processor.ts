@@ -1,5 +1,6 @@
 import { JobName, type JobContext, JobProcessor, type JobPayloads, ProcessesJob } from '#core';
-import { RUN_ATTEMPTS, RunTaskUseCase } from '#tasks';
+import { RunTaskUseCase } from '../application/run-task.use-case.js';
+import { RUN_ATTEMPTS } from '../application/task-run-queue.js';
 
 /** AI tasks, a few at once (each mostly waits on the model). */
 @ProcessesJob(JobName.RunTask, { concurrency: 4, lockDurationMs: 60_000 })
