@@ -39,8 +39,7 @@ import { ListCollectionsUseCase } from './collections/application/list-collectio
 import { MoveCollectionUseCase } from './collections/application/move-collection.use-case.js';
 import { PutCollectionTranslationUseCase } from './collections/application/put-collection-translation.use-case.js';
 import { UpdateCollectionUseCase } from './collections/application/update-collection.use-case.js';
-import { CollectionOrmEntity, CollectionTranslationOrmEntity } from './collections/infrastructure/collection.orm-entity.js';
-import { TypeOrmCollectionRepository } from './collections/infrastructure/typeorm-collection.repository.js';
+import { SqlCollectionRepository } from './collections/infrastructure/sql-collection.repository.js';
 import { CurrentHelpdesk } from './helpdesk/application/current-helpdesk.js';
 import { ContentEvents } from './shared/application/content-events.js';
 import { GetPublishedArticleUseCase, ListPublishedArticlesUseCase } from './articles/application/published-articles.use-cases.js';
@@ -52,8 +51,7 @@ import { EnsureHelpdeskUseCase } from './helpdesk/application/ensure-helpdesk.us
 import { GetHelpdeskUseCase } from './helpdesk/application/get-helpdesk.use-case.js';
 import { HelpdeskRepository } from './helpdesk/application/helpdesk.repository.js';
 import { UpdateHelpdeskUseCase } from './helpdesk/application/update-helpdesk.use-case.js';
-import { HelpdeskOrmEntity } from './helpdesk/infrastructure/helpdesk.orm-entity.js';
-import { TypeOrmHelpdeskRepository } from './helpdesk/infrastructure/typeorm-helpdesk.repository.js';
+import { SqlHelpdeskRepository } from './helpdesk/infrastructure/sql-helpdesk.repository.js';
 import { CreateSectionUseCase } from './sections/application/create-section.use-case.js';
 import { DeleteSectionUseCase } from './sections/application/delete-section.use-case.js';
 import { GetSectionUseCase } from './sections/application/get-section.use-case.js';
@@ -61,8 +59,7 @@ import { ListSectionsUseCase } from './sections/application/list-sections.use-ca
 import { PutSectionTranslationUseCase } from './sections/application/put-section-translation.use-case.js';
 import { SectionRepository } from './sections/application/section.repository.js';
 import { UpdateSectionUseCase } from './sections/application/update-section.use-case.js';
-import { SectionOrmEntity, SectionTranslationOrmEntity } from './sections/infrastructure/section.orm-entity.js';
-import { TypeOrmSectionRepository } from './sections/infrastructure/typeorm-section.repository.js';
+import { SqlSectionRepository } from './sections/infrastructure/sql-section.repository.js';
 
 const useCases = [
   GetHelpdeskUseCase,
@@ -111,20 +108,15 @@ const useCases = [
 @Module({
   imports: [
     DatabaseModule.forFeature([
-      HelpdeskOrmEntity,
-      SectionOrmEntity,
-      SectionTranslationOrmEntity,
-      CollectionOrmEntity,
-      CollectionTranslationOrmEntity,
       ArticleOrmEntity,
       ArticleRevisionOrmEntity,
       ArticleDraftOrmEntity,
     ]),
   ],
   providers: [
-    { provide: HelpdeskRepository, useClass: TypeOrmHelpdeskRepository },
-    { provide: SectionRepository, useClass: TypeOrmSectionRepository },
-    { provide: CollectionRepository, useClass: TypeOrmCollectionRepository },
+    { provide: HelpdeskRepository, useClass: SqlHelpdeskRepository },
+    { provide: SectionRepository, useClass: SqlSectionRepository },
+    { provide: CollectionRepository, useClass: SqlCollectionRepository },
     { provide: ArticleRepository, useClass: TypeOrmArticleRepository },
     { provide: ArticleTranslationRepository, useClass: TypeOrmArticleTranslationRepository },
     ArticleAccess,

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InvalidStateError, UnitOfWork } from '#core';
 import { ArticleRepository } from '../../articles/application/article.repository.js';
 import { ContentEvents } from '../../shared/application/content-events.js';
+import { requireCollection } from './collection-access.js';
 import { CollectionRepository } from './collection.repository.js';
-import { GetCollectionUseCase } from './get-collection.use-case.js';
 
 /** Deletes a collection that has no child collections and no articles (409 otherwise). */
 @Injectable()
@@ -11,7 +11,6 @@ export class DeleteCollectionUseCase {
   constructor(
     private readonly collections: CollectionRepository,
     private readonly articles: ArticleRepository,
-    private readonly getCollection: GetCollectionUseCase,
     private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
   ) {}
@@ -20,7 +19,7 @@ export class DeleteCollectionUseCase {
     return this.unitOfWork.run(async () => {
       await this.collections.lockTree();
       // Locked: no article may be put in it between the check and the delete.
-      const collection = await this.getCollection.execute(id, { forUpdate: true });
+      const collection = await requireCollection(this.collections, id, { forUpdate: true });
       const children = await this.collections.countChildren(id);
       if (children > 0) throw new InvalidStateError(`Collection ${id} has ${children} child collection(s); move or delete them first`);
       const articles = await this.articles.countInCollection(id);

@@ -3,8 +3,8 @@ import { Clock, UnitOfWork, ValidationError } from '#core';
 import { ContentEvents } from '../../shared/application/content-events.js';
 import type { Collection } from '../domain/collection.js';
 import { CollectionPlacement } from './collection-placement.js';
+import { requireCollection } from './collection-access.js';
 import { CollectionRepository } from './collection.repository.js';
-import { GetCollectionUseCase } from './get-collection.use-case.js';
 
 export interface MoveCollectionCommand {
   /** Omitted: unchanged (or the new parent's section). null: no section. */
@@ -18,7 +18,6 @@ export interface MoveCollectionCommand {
 export class MoveCollectionUseCase {
   constructor(
     private readonly collections: CollectionRepository,
-    private readonly getCollection: GetCollectionUseCase,
     private readonly placement: CollectionPlacement,
     private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
@@ -34,7 +33,7 @@ export class MoveCollectionUseCase {
     return this.unitOfWork.run(async () => {
       await this.collections.lockTree();
       // Locked: the save writes every field and translation back, which must not undo a concurrent PATCH or PUT.
-      const collection = await this.getCollection.execute(id, { forUpdate: true });
+      const collection = await requireCollection(this.collections, id, { forUpdate: true });
       let parentCollectionId = command.parentCollectionId === undefined ? collection.parentCollectionId : command.parentCollectionId;
       let sectionId = command.sectionId;
       // A new section alone takes a nested collection out of its parent: a child lives in its parent's section.
@@ -48,7 +47,7 @@ export class MoveCollectionUseCase {
       const carried = await this.collections.setSectionOfDescendants(id, placement.sectionId, now);
       if (moved) await this.events.collection('collection.updated', collection);
       // Nested collections follow their parent into its section: each one changed is updated too.
-      for (const descendant of carried) await this.events.collection('collection.updated', await this.getCollection.execute(descendant));
+      for (const descendant of carried) await this.events.collection('collection.updated', await requireCollection(this.collections, descendant));
       return collection;
     });
   }

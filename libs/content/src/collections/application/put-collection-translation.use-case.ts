@@ -4,8 +4,8 @@ import { CurrentHelpdesk } from '../../helpdesk/application/current-helpdesk.js'
 import { ContentEvents } from '../../shared/application/content-events.js';
 import type { TranslationStatus } from '../../shared/domain/translation.js';
 import type { CollectionTranslation } from '../domain/collection.js';
+import { requireCollection } from './collection-access.js';
 import { CollectionRepository } from './collection.repository.js';
-import { GetCollectionUseCase } from './get-collection.use-case.js';
 
 export interface PutCollectionTranslationCommand {
   readonly title: string;
@@ -18,7 +18,6 @@ export interface PutCollectionTranslationCommand {
 export class PutCollectionTranslationUseCase {
   constructor(
     private readonly collections: CollectionRepository,
-    private readonly getCollection: GetCollectionUseCase,
     private readonly helpdesk: CurrentHelpdesk,
     private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
@@ -29,7 +28,7 @@ export class PutCollectionTranslationUseCase {
     (await this.helpdesk.get()).assertTranslationLanguage(language);
     return this.unitOfWork.run(async () => {
       // Locked, so a concurrent PUT of the same language sees this one's translation and replaces it (one id, one 201).
-      const collection = await this.getCollection.execute(id, { forUpdate: true });
+      const collection = await requireCollection(this.collections, id, { forUpdate: true });
       const result = collection.putTranslation(
         language,
         { title: command.title, subtitle: command.subtitle ?? null, status: command.status ?? 'published' },

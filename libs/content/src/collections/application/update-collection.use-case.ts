@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Clock, UnitOfWork } from '#core';
 import { ContentEvents } from '../../shared/application/content-events.js';
 import type { Collection } from '../domain/collection.js';
+import { requireCollection } from './collection-access.js';
 import { CollectionRepository } from './collection.repository.js';
-import { GetCollectionUseCase } from './get-collection.use-case.js';
 
 export interface UpdateCollectionCommand {
   readonly title?: string;
@@ -15,7 +15,6 @@ export interface UpdateCollectionCommand {
 export class UpdateCollectionUseCase {
   constructor(
     private readonly collections: CollectionRepository,
-    private readonly getCollection: GetCollectionUseCase,
     private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
@@ -24,7 +23,7 @@ export class UpdateCollectionUseCase {
   execute(id: string, command: UpdateCollectionCommand): Promise<Collection> {
     return this.unitOfWork.run(async () => {
       // Locked: the save writes every field and translation back, which must not undo a concurrent write.
-      const collection = await this.getCollection.execute(id, { forUpdate: true });
+      const collection = await requireCollection(this.collections, id, { forUpdate: true });
       const before = collection.snapshot();
       collection.update(command, this.clock.now());
       await this.collections.update(collection);

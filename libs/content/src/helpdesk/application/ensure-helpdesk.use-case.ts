@@ -24,10 +24,12 @@ export class EnsureHelpdeskUseCase {
     if (existing) return existing;
     const now = this.clock.now();
     const helpdesk = Helpdesk.create(this.config.helpdesk.languages, now);
-    await this.unitOfWork.run(async () => {
-      if (!(await this.helpdesks.insertIfAbsent(helpdesk))) return;
-      await this.sections.insert(Section.create({ helpdeskId: helpdesk.id, name: DEFAULT_SECTION_NAME, position: 0, isDefault: true }, now));
+    return this.unitOfWork.run(async () => {
+      if (await this.helpdesks.insertIfAbsent(helpdesk)) {
+        await this.sections.insert(Section.create({ helpdeskId: helpdesk.id, name: DEFAULT_SECTION_NAME, position: 0, isDefault: true }, now));
+      }
+      // This insert's helpdesk, or the one a concurrent start committed (the insert above waited for it).
+      return (await this.helpdesks.find())!;
     });
-    return (await this.helpdesks.find())!;
   }
 }

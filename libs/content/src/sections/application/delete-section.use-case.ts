@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '#core';
 import { ArticleRepository } from '../../articles/application/article.repository.js';
 import { ContentEvents } from '../../shared/application/content-events.js';
-import { GetSectionUseCase } from './get-section.use-case.js';
+import { requireSection } from './section-access.js';
 import { SectionRepository } from './section.repository.js';
 
 /** Deletes an empty, non-default section: no collections and no articles, trashed ones included (409 otherwise). */
@@ -11,7 +11,6 @@ export class DeleteSectionUseCase {
   constructor(
     private readonly sections: SectionRepository,
     private readonly articles: ArticleRepository,
-    private readonly getSection: GetSectionUseCase,
     private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
   ) {}
@@ -19,7 +18,7 @@ export class DeleteSectionUseCase {
   execute(id: string): Promise<void> {
     return this.unitOfWork.run(async () => {
       // Locked: it must not become the default, or gain a collection or article, between the check and the delete.
-      const section = await this.getSection.execute(id, { forUpdate: true });
+      const section = await requireSection(this.sections, id, { forUpdate: true });
       section.assertDeletable({ collections: await this.sections.countCollections(id), articles: await this.articles.countInSection(id) });
       await this.sections.delete(id);
       // The section as it was: its last state.

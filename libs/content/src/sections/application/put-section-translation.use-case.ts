@@ -4,7 +4,7 @@ import { CurrentHelpdesk } from '../../helpdesk/application/current-helpdesk.js'
 import { ContentEvents } from '../../shared/application/content-events.js';
 import type { TranslationStatus } from '../../shared/domain/translation.js';
 import type { SectionTranslation } from '../domain/section.js';
-import { GetSectionUseCase } from './get-section.use-case.js';
+import { requireSection } from './section-access.js';
 import { SectionRepository } from './section.repository.js';
 
 export interface PutSectionTranslationCommand {
@@ -17,7 +17,6 @@ export interface PutSectionTranslationCommand {
 export class PutSectionTranslationUseCase {
   constructor(
     private readonly sections: SectionRepository,
-    private readonly getSection: GetSectionUseCase,
     private readonly helpdesk: CurrentHelpdesk,
     private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
@@ -28,7 +27,7 @@ export class PutSectionTranslationUseCase {
     (await this.helpdesk.get()).assertTranslationLanguage(language);
     return this.unitOfWork.run(async () => {
       // Locked, so a concurrent PUT of the same language sees this one's translation and replaces it (one id, one 201).
-      const section = await this.getSection.execute(id, { forUpdate: true });
+      const section = await requireSection(this.sections, id, { forUpdate: true });
       const result = section.putTranslation(language, { name: command.name, status: command.status ?? 'published' }, this.clock.now());
       await this.sections.update(section);
       await this.events.section('section.updated', section);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock, UnitOfWork } from '#core';
 import { ContentEvents } from '../../shared/application/content-events.js';
 import type { Section } from '../domain/section.js';
-import { GetSectionUseCase } from './get-section.use-case.js';
+import { requireSection } from './section-access.js';
 import { SectionRepository } from './section.repository.js';
 
 export interface UpdateSectionCommand {
@@ -16,7 +16,6 @@ export interface UpdateSectionCommand {
 export class UpdateSectionUseCase {
   constructor(
     private readonly sections: SectionRepository,
-    private readonly getSection: GetSectionUseCase,
     private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
@@ -27,7 +26,7 @@ export class UpdateSectionUseCase {
       // The default lock first (then rows), the same order as every other default change, so two cannot deadlock;
       // without it two concurrent switches both clear the old default and collide on the one-default index (500).
       if (command.isDefault === true) await this.sections.lockDefault();
-      const section = await this.getSection.execute(id, { forUpdate: true });
+      const section = await requireSection(this.sections, id, { forUpdate: true });
       const now = this.clock.now();
       if (command.isDefault === true && !section.isDefault) {
         const previous = await this.sections.findDefault();

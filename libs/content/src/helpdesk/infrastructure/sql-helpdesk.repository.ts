@@ -1,27 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '#core';
 import { HelpdeskRepository } from '../application/helpdesk.repository.js';
-import { Helpdesk } from '../domain/helpdesk.js';
-import { HelpdeskOrmEntity } from './helpdesk.orm-entity.js';
+import { Helpdesk, type HelpdeskProps } from '../domain/helpdesk.js';
+
+const HELPDESK_COLUMNS = `h.id, h.name, h.default_language AS "defaultLanguage", h.languages, h.created_at AS "createdAt", h.updated_at AS "updatedAt"`;
 
 @Injectable()
-export class TypeOrmHelpdeskRepository extends HelpdeskRepository {
+export class SqlHelpdeskRepository extends HelpdeskRepository {
   constructor(private readonly tx: TransactionHost) {
     super();
   }
 
-  private get repo() {
-    return this.tx.manager.getRepository(HelpdeskOrmEntity);
-  }
-
   async find(options: { forUpdate?: boolean } = {}): Promise<Helpdesk | null> {
-    const [row] = await this.repo.find({ take: 1, ...(options.forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
-    return row ? new Helpdesk({ ...row }) : null;
+    const [row] = await this.tx.query<HelpdeskProps>(`SELECT ${HELPDESK_COLUMNS} FROM helpdesks h LIMIT 1${options.forUpdate ? ' FOR UPDATE' : ''}`);
+    return row ? new Helpdesk(row) : null;
   }
 
   async insertIfAbsent(helpdesk: Helpdesk): Promise<boolean> {
     const s = helpdesk.snapshot();
-    const rows: unknown[] = await this.tx.manager.query(
+    const rows = await this.tx.query<{ id: string }>(
       `INSERT INTO helpdesks (id, name, default_language, languages, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT ON CONSTRAINT helpdesks_singleton_key DO NOTHING RETURNING id`,
       [s.id, s.name, s.defaultLanguage, s.languages, s.createdAt, s.updatedAt],
@@ -31,6 +28,6 @@ export class TypeOrmHelpdeskRepository extends HelpdeskRepository {
 
   async update(helpdesk: Helpdesk): Promise<void> {
     const s = helpdesk.snapshot();
-    await this.repo.update({ id: s.id }, { name: s.name, languages: s.languages, updatedAt: s.updatedAt });
+    await this.tx.query('UPDATE helpdesks SET name = $2, languages = $3, updated_at = $4 WHERE id = $1', [s.id, s.name, s.languages, s.updatedAt]);
   }
 }
