@@ -1,11 +1,16 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, IntersectionType, PartialType, PickType } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { SHORT_ID_PATTERN, TRANSLATION_STATUSES, type TranslationStatus } from '#content';
 import { CursorPageQuery } from '../../common/pagination.request.js';
 import { IsReference, NullableOptional, UnlessOmitted } from '../../common/validation.decorators.js';
 
-
-const SHORT_ID_MESSAGE = 'shortId must be 2-64 lowercase letters, digits or dashes, starting with a letter or digit';
+/**
+ * What a shortId must look like (whether it may be omitted or null is the request's to say). Listed as stacked
+ * decorators register, bottom first, so a refused value's messages come in the same order as before.
+ */
+const IsShortId = (): PropertyDecorator =>
+  applyDecorators(Matches(SHORT_ID_PATTERN, { message: 'shortId must be 2-64 lowercase letters, digits or dashes, starting with a letter or digit' }), IsString());
 
 export class CreateCollectionRequest {
   @ApiProperty({ minLength: 1, maxLength: 255, example: 'Getting started' })
@@ -31,30 +36,23 @@ export class CreateCollectionRequest {
 
   @ApiPropertyOptional({ pattern: SHORT_ID_PATTERN.source, description: 'Generated when omitted; 409 when taken' })
   @IsOptional()
-  @IsString()
-  @Matches(SHORT_ID_PATTERN, { message: SHORT_ID_MESSAGE })
+  @IsShortId()
   shortId?: string;
 }
 
-export class UpdateCollectionRequest {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 255 })
-  @UnlessOmitted()
-  @IsString()
-  @Length(1, 255)
-  title?: string;
-
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 })
-  @NullableOptional()
-  @IsString()
-  @MaxLength(1000)
-  subtitle?: string | null;
-
+/** shortId on update: optional, but null is refused (on creation it means generated). */
+class UpdateCollectionShortId {
   @ApiPropertyOptional({ pattern: SHORT_ID_PATTERN.source, description: '409 when taken' })
   @UnlessOmitted()
-  @IsString()
-  @Matches(SHORT_ID_PATTERN, { message: SHORT_ID_MESSAGE })
+  @IsShortId()
   shortId?: string;
 }
+
+/** Title and subtitle with their creation rules, each optional (omitted: unchanged; null refused for the title, clears the subtitle). */
+export class UpdateCollectionRequest extends IntersectionType(
+  PartialType(PickType(CreateCollectionRequest, ['title', 'subtitle'] as const), { skipNullProperties: false }),
+  UpdateCollectionShortId,
+) {}
 
 export class MoveCollectionRequest {
   @ApiPropertyOptional({

@@ -1,8 +1,14 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, IntersectionType, PartialType, PickType } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { TRANSLATION_STATUSES, type TranslationStatus } from '#content';
 import { UnlessOmitted } from '../../common/validation.decorators.js';
 
+/**
+ * A place in the display order (whether it may be omitted or null is the request's to say). Listed as stacked
+ * decorators register, bottom first, so a refused value's messages come in the same order as before.
+ */
+const IsPosition = (): PropertyDecorator => applyDecorators(Max(1_000_000), Min(0), IsInt());
 
 export class CreateSectionRequest {
   @ApiProperty({ minLength: 1, maxLength: 255, example: 'Billing' })
@@ -12,9 +18,7 @@ export class CreateSectionRequest {
 
   @ApiPropertyOptional({ minimum: 0, description: 'Defaults to after the last section' })
   @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
+  @IsPosition()
   position?: number;
 
   @ApiPropertyOptional({ description: 'Make this the default section (the previous default stops being it)' })
@@ -23,18 +27,11 @@ export class CreateSectionRequest {
   isDefault?: boolean;
 }
 
-export class UpdateSectionRequest {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 255 })
-  @UnlessOmitted()
-  @IsString()
-  @Length(1, 255)
-  name?: string;
-
+/** position and isDefault on update: each optional, but null is refused (on creation it means the default). */
+class UpdateSectionPlacement {
   @ApiPropertyOptional({ minimum: 0 })
   @UnlessOmitted()
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
+  @IsPosition()
   position?: number;
 
   @ApiPropertyOptional({ description: 'true makes this the default section; false is refused (409): make another section the default instead' })
@@ -42,6 +39,12 @@ export class UpdateSectionRequest {
   @IsBoolean()
   isDefault?: boolean;
 }
+
+/** Rename (the name with its creation rules; omitted: unchanged, null refused), reorder, or make it the default. */
+export class UpdateSectionRequest extends IntersectionType(
+  PartialType(PickType(CreateSectionRequest, ['name'] as const), { skipNullProperties: false }),
+  UpdateSectionPlacement,
+) {}
 
 export class PutSectionTranslationRequest {
   @ApiProperty({ minLength: 1, maxLength: 255, example: 'Facturation' })
