@@ -7,10 +7,12 @@ type NodeWriter = (state: MarkdownSerializerState, node: Node, parent: Node, ind
 type MarkSpec = MarkdownSerializer['marks'][string];
 
 /**
- * Fields and methods of MarkdownSerializerState that prosemirror-markdown 1.13 keeps out of its typings.
- * The subclass below needs them to know where lines start; the version is pinned in package.json.
+ * Fields and methods of MarkdownSerializerState that prosemirror-markdown 1.13 keeps out of its typings (its
+ * constructor too, see StateBase). The subclass below needs them to know where lines start. The version is
+ * pinned exactly in package.json, and markdown-serializer.spec.ts checks each of them on a real upstream state,
+ * so an upgrade that renames or changes one fails there rather than in the Markdown a reader gets.
  */
-interface StateInternals {
+export interface StateInternals {
   out: string;
   closed: Node | null;
   atBlockStart: boolean;
@@ -20,7 +22,7 @@ interface StateInternals {
   getMark(name: string): MarkSpec;
 }
 
-const internals = (state: MarkdownSerializerState): StateInternals => state as unknown as StateInternals;
+export const internals = (state: MarkdownSerializerState): StateInternals => state as unknown as StateInternals;
 
 // Characters that start Markdown syntax anywhere in a line. `_` inside a word is left alone (it cannot
 // emphasise there); `<` only before what could open an autolink; `&` only before an entity reference.
@@ -35,7 +37,8 @@ function isIntraword(text: string, i: number): boolean {
   return i > 0 && i + 1 < text.length && /\w/.test(text[i - 1]) && /\w/.test(text[i + 1]);
 }
 
-const StateBase = MarkdownSerializerState as unknown as new (
+/** The upstream state class with its constructor, which its typings keep internal. */
+export const StateBase = MarkdownSerializerState as unknown as new (
   nodes: MarkdownSerializer['nodes'],
   marks: MarkdownSerializer['marks'],
   options: MarkdownSerializerState['options'],
