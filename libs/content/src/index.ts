@@ -27,35 +27,35 @@ export { DeleteCollectionUseCase } from './collections/application/delete-collec
 export { type PutCollectionTranslationCommand, PutCollectionTranslationUseCase } from './collections/application/put-collection-translation.use-case.js';
 
 export { ARTICLE_STATUSES, type ArticleRevision, type ArticleStatus } from './articles/domain/article.js';
-export { type ArticleRecord, CONTENT_FORMATS, type ContentFormat, renderingOf } from './articles/application/article.repository.js';
-export { etagOf } from './articles/application/article-access.js';
-export { type CreateArticleCommand, CreateArticleUseCase } from './articles/application/create-article.use-case.js';
-export { type DraftView, GetArticleDraftUseCase, GetArticleUseCase } from './articles/application/get-article.use-case.js';
-export { ListArticlesOffsetUseCase, ListArticlesUseCase } from './articles/application/list-articles.use-case.js';
-export { type UpdateArticleCommand, UpdateArticleUseCase } from './articles/application/update-article.use-case.js';
+export {
+  type ArticleRecord,
+  CONTENT_FORMATS,
+  type ContentFormat,
+  type DraftView,
+  renderingOf,
+} from './articles/application/article-read.repository.js';
+export { CreateArticleUseCase } from './articles/application/create-article.use-case.js';
+export { ListArticlesUseCase } from './articles/application/list-articles.use-case.js';
+export { GetArticleUseCase } from './articles/application/get-article.use-case.js';
+export { GetArticleDraftUseCase } from './articles/application/get-article-draft.use-case.js';
+export { UpdateArticleUseCase } from './articles/application/update-article.use-case.js';
 export { PublishArticleUseCase } from './articles/application/publish-article.use-case.js';
 export { DiscardArticleDraftUseCase } from './articles/application/discard-article-draft.use-case.js';
-export { type MoveArticleCommand, MoveArticleUseCase } from './articles/application/move-article.use-case.js';
+export { MoveArticleUseCase } from './articles/application/move-article.use-case.js';
 export { RestoreArticleUseCase } from './articles/application/restore-article.use-case.js';
 export { TrashArticleUseCase } from './articles/application/trash-article.use-case.js';
 export { UnpublishArticleUseCase } from './articles/application/unpublish-article.use-case.js';
-export {
-  DiffArticleRevisionsUseCase,
-  GetArticleRevisionUseCase,
-  ListArticleRevisionsUseCase,
-  type RevisionDiff,
-} from './articles/application/article-revisions.use-cases.js';
+export { ListArticleRevisionsUseCase } from './articles/application/list-article-revisions.use-case.js';
+export { GetArticleRevisionUseCase } from './articles/application/get-article-revision.use-case.js';
+export { DiffArticleRevisionsUseCase, type RevisionDiff } from './articles/application/diff-article-revisions.use-case.js';
 export { type ArticleTranslation } from './articles/domain/article-translation.js';
-export {
-  GetArticleTranslationUseCase,
-  ListArticleTranslationsUseCase,
-  MissingTranslationsUseCase,
-  PublishArticleTranslationUseCase,
-  type PutArticleTranslationCommand,
-  PutArticleTranslationUseCase,
-  SearchArticlesUseCase,
-  type SearchResult,
-} from './articles/application/article-translation.use-cases.js';
+export { PutArticleTranslationUseCase } from './articles/application/put-article-translation.use-case.js';
+export { PublishArticleTranslationUseCase } from './articles/application/publish-article-translation.use-case.js';
+export { ListArticleTranslationsUseCase } from './articles/application/list-article-translations.use-case.js';
+export { ListMissingTranslationsUseCase } from './articles/application/list-missing-translations.use-case.js';
+export { SearchArticlesUseCase, type SearchResult } from './articles/application/search-articles.use-case.js';
+export { ListPublishedArticlesUseCase } from './articles/application/list-published-articles.use-case.js';
+export { GetPublishedArticleUseCase } from './articles/application/get-published-article.use-case.js';
 
 export { GetUserImageUseCase, type UserImage } from './images/application/get-user-image.use-case.js';
 export { ASSET_PATH_PREFIX } from './images/domain/image-source.js';
@@ -69,4 +69,3 @@ export {
   sectionTranslationView,
   sectionView,
 } from './shared/application/resource-views.js';
-export { GetPublishedArticleUseCase, ListPublishedArticlesUseCase } from './articles/application/published-articles.use-cases.js';

@@ -1,18 +1,15 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { IsDefined, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AppConfig, CurrentPrincipal, type Principal, RequireScopes } from '#core';
 import {
   ListArticleTranslationsUseCase,
-  MissingTranslationsUseCase,
+  ListMissingTranslationsUseCase,
   PublishArticleTranslationUseCase,
   PutArticleTranslationUseCase,
   SearchArticlesUseCase,
 } from '#content';
 import { ApiErrors } from '../common/api-errors.decorator.js';
-import { CursorPageQuery } from '../common/pagination.request.js';
-import { UnlessOmitted } from '../common/validation.decorators.js';
 import {
   ArticleTranslationList,
   ArticleTranslationResponse,
@@ -20,45 +17,7 @@ import {
   SearchPage,
   SearchResultResponse,
 } from './article-translation.response.js';
-
-class PutArticleTranslationRequest {
-  @ApiProperty({ minLength: 1, maxLength: 500 })
-  @IsString()
-  @Length(1, 500)
-  title: string;
-
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'ProseMirror JSON; mutually exclusive with markdown' })
-  @UnlessOmitted()
-  @IsDefined()
-  content?: unknown;
-
-  @ApiPropertyOptional({ description: 'Mutually exclusive with content' })
-  @UnlessOmitted()
-  @IsString()
-  @MaxLength(5 * 1024 * 1024)
-  markdown?: string;
-}
-
-class MissingQuery {
-  @ApiPropertyOptional({ description: 'Comma-separated locales; default: every enabled language but the default one', example: 'fr,de' })
-  @IsOptional()
-  @IsString()
-  @Matches(/^[A-Za-z0-9-]+(,[A-Za-z0-9-]+)*$/, { message: 'locales must be comma-separated language codes' })
-  locales?: string;
-}
-
-class SearchQuery extends CursorPageQuery {
-  @ApiProperty({ description: 'Words, "quoted phrases", OR and -excluded words (websearch syntax)', example: 'reset password' })
-  @IsString()
-  @Length(1, 500)
-  query: string;
-
-  @ApiPropertyOptional({ description: 'Search the published translations in this locale instead of the default language' })
-  @IsOptional()
-  @IsString()
-  @Length(2, 20)
-  locale?: string;
-}
+import { MissingQuery, PutArticleTranslationRequest, SearchQuery } from './dto/article-translation.request.js';
 
 /** Translations of articles, translation coverage and search. Registered before the article routes (`/articles/:id`). */
 @ApiTags('Articles')
@@ -69,7 +28,7 @@ export class ArticleTranslationsController {
     private readonly putTranslation: PutArticleTranslationUseCase,
     private readonly publishTranslation: PublishArticleTranslationUseCase,
     private readonly listTranslations: ListArticleTranslationsUseCase,
-    private readonly missingTranslations: MissingTranslationsUseCase,
+    private readonly missingTranslations: ListMissingTranslationsUseCase,
     private readonly searchArticles: SearchArticlesUseCase,
   ) {}
 

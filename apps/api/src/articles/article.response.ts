@@ -2,8 +2,6 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ARTICLE_STATUSES, type ArticleRecord, type ArticleRevision, articleView, type ContentFormat, contentField, type DraftView, renderingOf, type RevisionDiff } from '#content';
 import { CursorPageOf } from '../common/page.response.js';
 
-export { contentField };
-
 export class ArticleResponse {
   @ApiProperty({ example: 'art_01JD3Q7W6S1X0Y2Z3A4B5C6D7E' })
   id: string;
@@ -56,10 +54,11 @@ export class ArticleResponse {
   @ApiPropertyOptional({ description: 'With ?locale=: the language of title and content' })
   locale?: string;
 
+  /** The article as the API shows it; a translation (record.locale) says its language. */
   static from(record: ArticleRecord, format: ContentFormat, publicUrl: string): ArticleResponse {
-    return articleView(record, format, publicUrl);
+    const view = articleView(record, format, publicUrl);
+    return record.locale === undefined ? view : { ...view, locale: record.locale };
   }
-
 }
 
 export class ArticleWithDraftResponse extends ArticleResponse {

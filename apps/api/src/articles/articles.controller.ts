@@ -1,24 +1,19 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AppConfig, CurrentPrincipal, type Principal, RateLimit, RequireScopes, ValidationError } from '#core';
+import { AppConfig, CurrentPrincipal, type Principal, RateLimit, RequireScopes } from '#core';
 import {
   type ArticleRecord,
   CreateArticleUseCase,
   DiffArticleRevisionsUseCase,
   DiscardArticleDraftUseCase,
-  etagOf,
   GetArticleDraftUseCase,
   GetArticleRevisionUseCase,
-  GetArticleTranslationUseCase,
   GetArticleUseCase,
-  GetHelpdeskUseCase,
   ListArticleRevisionsUseCase,
-  ListArticlesOffsetUseCase,
   ListArticlesUseCase,
   MoveArticleUseCase,
   PublishArticleUseCase,
-  renderingOf,
   RestoreArticleUseCase,
   TrashArticleUseCase,
   UnpublishArticleUseCase,
@@ -26,6 +21,7 @@ import {
 } from '#content';
 import { ApiErrors } from '../common/api-errors.decorator.js';
 import { CursorPageQuery } from '../common/pagination.request.js';
+import { articleEtag, expectedArticleVersions } from './article-etag.js';
 import {
   ArticleDraftResponse,
   ArticleOffsetPage,
@@ -33,7 +29,6 @@ import {
   ArticleResponse,
   ArticleStatusResponse,
   ArticleWithDraftResponse,
-  contentField,
   RevisionDiffResponse,
   RevisionPage,
   RevisionResponse,
@@ -49,7 +44,6 @@ export class ArticlesController {
     private readonly config: AppConfig,
     private readonly createArticle: CreateArticleUseCase,
     private readonly listArticles: ListArticlesUseCase,
-    private readonly listArticlesOffset: ListArticlesOffsetUseCase,
     private readonly getArticle: GetArticleUseCase,
     private readonly getDraft: GetArticleDraftUseCase,
     private readonly updateArticle: UpdateArticleUseCase,
@@ -62,8 +56,6 @@ export class ArticlesController {
     private readonly listRevisions: ListArticleRevisionsUseCase,
     private readonly getRevision: GetArticleRevisionUseCase,
     private readonly diffRevisions: DiffArticleRevisionsUseCase,
-    private readonly getTranslation: GetArticleTranslationUseCase,
-    private readonly getHelpdesk: GetHelpdeskUseCase,
   ) {}
 
   private view(record: ArticleRecord, format: FormatQuery['format'] = 'html'): ArticleResponse {
@@ -72,8 +64,14 @@ export class ArticlesController {
 
   /** The article after a write, with its new ETag (what the next If-Match must carry). */
   private viewWithEtag(record: ArticleRecord, response: Response): ArticleResponse {
-    response.setHeader('ETag', etagOf(record));
+    response.setHeader('ETag', articleEtag(record));
     return this.view(record);
+  }
+
+  /** The new status after a write, with the article's new ETag. */
+  private statusWithEtag(record: ArticleRecord, response: Response): ArticleStatusResponse {
+    response.setHeader('ETag', articleEtag(record));
+    return { id: record.props.id, status: record.props.status };
   }
 
   @Post()
@@ -87,7 +85,7 @@ export class ArticlesController {
   @ApiErrors('slug_taken', 'image_upload_failed')
   async create(@Body() body: CreateArticleRequest, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) response: Response): Promise<ArticleWithDraftResponse> {
     const { record, draftId } = await this.createArticle.execute(body, principal);
-    response.setHeader('ETag', etagOf(record));
+    response.setHeader('ETag', articleEtag(record));
     return { ...this.view(record), draft_id: draftId };
   }
 
@@ -103,23 +101,12 @@ export class ArticlesController {
     schema: { oneOf: [{ $ref: getSchemaPath(ArticlePage) }, { $ref: getSchemaPath(ArticleOffsetPage) }] },
   })
   async list(@Query() query: ListArticlesQuery, @CurrentPrincipal() principal: Principal): Promise<ArticlePage | ArticleOffsetPage> {
-    const offsetForm = query.limit !== undefined || query.offset !== undefined;
-    if (offsetForm && (query.page_size !== undefined || query.start_cursor !== undefined)) {
-      throw new ValidationError('Use limit/offset or page_size/start_cursor, not both', [
-        { field: 'limit', message: 'limit/offset cannot be combined with page_size/start_cursor' },
-      ]);
-    }
-    if (offsetForm) {
-      const page = await this.listArticlesOffset.execute(
-        { limit: query.limit, offset: query.offset, status: query.status, collectionId: query.collection_id, format: query.format },
-        principal,
-      );
-      return { ...page, items: page.items.map((r) => this.view(r, query.format)) };
-    }
-    const page = await this.listArticles.execute(
+    const list = await this.listArticles.execute(
       {
         pageSize: query.page_size,
         startCursor: query.start_cursor,
+        limit: query.limit,
+        offset: query.offset,
         status: query.status,
         collectionId: query.collection_id,
         updatedSince: query.updated_since ? new Date(query.updated_since) : undefined,
@@ -127,7 +114,8 @@ export class ArticlesController {
       },
       principal,
     );
-    return { ...page, results: page.results.map((r) => this.view(r, query.format)) };
+    if (list.form === 'offset') return { ...list.page, items: list.page.items.map((r) => this.view(r, query.format)) };
+    return { ...list.page, results: list.page.results.map((r) => this.view(r, query.format)) };
   }
 
   @Get(':id')
@@ -140,12 +128,9 @@ export class ArticlesController {
   @ApiOkResponse({ type: ArticleResponse, description: 'The article (its live content when published), or its translation with locale', headers: { ETag: { $ref: '#/components/headers/ETag' } } })
   async get(@Param('id') id: string, @Query() query: GetArticleQuery, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) response: Response): Promise<ArticleResponse> {
     const format = query.format ?? 'html';
-    const record = await this.getArticle.execute(id, format, principal);
-    response.setHeader('ETag', etagOf(record));
-    const view = this.view(record, format);
-    if (query.locale === undefined || query.locale === (await this.getHelpdesk.execute()).defaultLanguage) return view;
-    const translated = await this.getTranslation.execute(id, query.locale, principal);
-    return { ...view, ...contentField(format, renderingOf(translated.content, format)), title: translated.title, locale: query.locale };
+    const record = await this.getArticle.execute(id, format, principal, query.locale);
+    response.setHeader('ETag', articleEtag(record));
+    return this.view(record, format);
   }
 
   @Get(':id/draft')
@@ -172,8 +157,8 @@ export class ArticlesController {
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) response: Response,
   ): Promise<ArticleWithDraftResponse> {
-    const { record, draftId } = await this.updateArticle.execute(id, body, principal, { ifMatch });
-    response.setHeader('ETag', etagOf(record));
+    const { record, draftId } = await this.updateArticle.execute(id, body, principal, { expectedVersions: expectedArticleVersions(ifMatch, id) });
+    response.setHeader('ETag', articleEtag(record));
     return { ...this.view(record), draft_id: draftId };
   }
 
@@ -183,9 +168,8 @@ export class ArticlesController {
   @ApiOperation({ summary: 'Discard the open draft', description: 'The article shows its live content again. 409 when there is no draft, or the article was never published.' })
   @ApiOkResponse({ type: ArticleResponse, description: 'The article after the change, with its new ETag', headers: { ETag: { $ref: '#/components/headers/ETag' } } })
   @ApiErrors('invalid_state')
-  async discard(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) response: Response): Promise<ArticleResponse> {
-    await this.discardDraft.execute(id);
-    return this.viewWithEtag(await this.getArticle.execute(id, 'html', principal), response);
+  async discard(@Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<ArticleResponse> {
+    return this.viewWithEtag(await this.discardDraft.execute(id), response);
   }
 
   @Post(':id/publish')
@@ -195,8 +179,7 @@ export class ArticlesController {
   @ApiOkResponse({ type: ArticleResponse, description: 'The article after the change, with its new ETag', headers: { ETag: { $ref: '#/components/headers/ETag' } } })
   @ApiErrors('invalid_state')
   async publish(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) response: Response): Promise<ArticleResponse> {
-    await this.publishArticle.execute(id, principal.keyId);
-    return this.viewWithEtag(await this.getArticle.execute(id, 'html', principal), response);
+    return this.viewWithEtag(await this.publishArticle.execute(id, principal.keyId), response);
   }
 
   @Post(':id/unpublish')
@@ -205,9 +188,8 @@ export class ArticlesController {
   @ApiOperation({ summary: 'Unpublish', description: 'Status draft; the last live content becomes the open draft. 409 when not published.' })
   @ApiOkResponse({ type: ArticleResponse, description: 'The article after the change, with its new ETag', headers: { ETag: { $ref: '#/components/headers/ETag' } } })
   @ApiErrors('invalid_state')
-  async unpublish(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) response: Response): Promise<ArticleResponse> {
-    await this.unpublishArticle.execute(id);
-    return this.viewWithEtag(await this.getArticle.execute(id, 'html', principal), response);
+  async unpublish(@Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<ArticleResponse> {
+    return this.viewWithEtag(await this.unpublishArticle.execute(id), response);
   }
 
   @Delete(':id')
@@ -216,10 +198,8 @@ export class ArticlesController {
   @ApiOperation({ summary: 'Trash an article', description: 'It leaves every list and search; restore brings it back.' })
   @ApiOkResponse({ type: ArticleStatusResponse, description: 'The article\'s new status, with its new ETag', headers: { ETag: { $ref: '#/components/headers/ETag' } } })
   @ApiErrors('invalid_state')
-  async trash(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) response: Response): Promise<ArticleStatusResponse> {
-    const status = await this.trashArticle.execute(id);
-    response.setHeader('ETag', etagOf(await this.getArticle.execute(id, 'html', principal)));
-    return status;
+  async trash(@Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<ArticleStatusResponse> {
+    return this.statusWithEtag(await this.trashArticle.execute(id), response);
   }
 
   @Post(':id/restore')
@@ -229,9 +209,7 @@ export class ArticlesController {
   @ApiOkResponse({ type: ArticleStatusResponse, description: 'The article\'s new status, with its new ETag', headers: { ETag: { $ref: '#/components/headers/ETag' } } })
   @ApiErrors('invalid_state')
   async restore(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) response: Response): Promise<ArticleStatusResponse> {
-    const status = await this.restoreArticle.execute(id, principal);
-    response.setHeader('ETag', etagOf(await this.getArticle.execute(id, 'html', principal)));
-    return status;
+    return this.statusWithEtag(await this.restoreArticle.execute(id, principal), response);
   }
 
   @Post(':id/move')
@@ -240,14 +218,8 @@ export class ArticlesController {
   @ApiOperation({ summary: 'Move an article', description: 'collection_id null removes it from any collection; section_id moves it to another section.' })
   @ApiOkResponse({ type: ArticleResponse, description: 'The article after the change, with its new ETag', headers: { ETag: { $ref: '#/components/headers/ETag' } } })
   @ApiErrors('invalid_state')
-  async move(
-    @Param('id') id: string,
-    @Body() body: MoveArticleRequest,
-    @CurrentPrincipal() principal: Principal,
-    @Res({ passthrough: true }) response: Response,
-  ): Promise<ArticleResponse> {
-    await this.moveArticle.execute(id, { collectionId: body.collection_id, sectionId: body.section_id });
-    return this.viewWithEtag(await this.getArticle.execute(id, 'html', principal), response);
+  async move(@Param('id') id: string, @Body() body: MoveArticleRequest, @Res({ passthrough: true }) response: Response): Promise<ArticleResponse> {
+    return this.viewWithEtag(await this.moveArticle.execute(id, { collectionId: body.collection_id, sectionId: body.section_id }), response);
   }
 
   @Get(':id/revisions')

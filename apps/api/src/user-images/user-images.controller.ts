@@ -5,6 +5,7 @@ import type { Response } from 'express';
 import { IMMUTABLE_CACHE_CONTROL, Public } from '#core';
 import { GetUserImageUseCase } from '#content';
 import { ErrorResponse } from '../common/error.response.js';
+import { ifNoneMatchMatches } from '../common/if-match.js';
 
 /**
  * Article images as readers' browsers load them, at `{STATIC_URL}/user-images/<sha256>.<ext>`; outside /v1 and
@@ -46,7 +47,7 @@ export class UserImagesController {
     response.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
     response.setHeader('Cache-Control', IMMUTABLE_CACHE_CONTROL);
     response.setHeader('ETag', etag);
-    if (ifNoneMatch !== undefined && (ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag))) {
+    if (ifNoneMatchMatches(ifNoneMatch, etag)) {
       image.body.destroy();
       response.status(304).end();
       return;

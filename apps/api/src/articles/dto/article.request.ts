@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsDefined, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, MaxLength, Min } from 'class-validator';
 import { MAX_OFFSET } from '#core';
@@ -8,8 +8,8 @@ import { IsReference, NullableOptional, UnlessOmitted } from '../../common/valid
 
 const MAX_MARKDOWN = 5 * 1024 * 1024;
 
-/** Fields shared by create and update. */
-class ArticleFieldsRequest {
+/** An article body, as ProseMirror JSON or as Markdown, never both (articles and their translations). */
+export class ArticleBodyRequest {
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'ProseMirror JSON in the service schema; mutually exclusive with markdown' })
   @UnlessOmitted()
   @IsDefined()
@@ -20,7 +20,10 @@ class ArticleFieldsRequest {
   @IsString()
   @MaxLength(MAX_MARKDOWN)
   markdown?: string;
+}
 
+/** What an article write may give besides its place: its body, title, slug and SEO fields (title required). */
+class ArticleFieldsRequest extends ArticleBodyRequest {
   @ApiPropertyOptional({ description: 'Legacy: publish at once (needs content:publish)' })
   @UnlessOmitted()
   @IsBoolean()
@@ -49,14 +52,14 @@ class ArticleFieldsRequest {
   @IsString()
   @Length(1, 200)
   slug?: string;
-}
 
-export class CreateArticleRequest extends ArticleFieldsRequest {
   @ApiProperty({ minLength: 1, maxLength: 500 })
   @IsString()
   @Length(1, 500)
   title: string;
+}
 
+export class CreateArticleRequest extends ArticleFieldsRequest {
   @ApiProperty({ minLength: 1, description: 'Section to create in' })
   @IsReference()
   sectionId: string;
@@ -67,13 +70,8 @@ export class CreateArticleRequest extends ArticleFieldsRequest {
   collectionId?: string | null;
 }
 
-export class UpdateArticleRequest extends ArticleFieldsRequest {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 500 })
-  @UnlessOmitted()
-  @IsString()
-  @Length(1, 500)
-  title?: string;
-}
+/** Every field of a create but the place (see move), each optional; null only where a create takes null. */
+export class UpdateArticleRequest extends PartialType(ArticleFieldsRequest, { skipNullProperties: false }) {}
 
 export class MoveArticleRequest {
   @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, description: 'null removes the article from any collection' })

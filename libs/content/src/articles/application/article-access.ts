@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError, type Principal } from '#core';
-import type { ArticleRecord, ContentFormat } from './article.repository.js';
-import { ArticleRepository } from './article.repository.js';
+import { type ArticleRecord, ArticleReadRepository, type ContentFormat } from './article-read.repository.js';
 
 /** Whether a key may see unpublished articles: content:write or content:publish (CONTRACT §3). */
 export function seesUnpublished(principal: Principal): boolean {
@@ -11,16 +10,11 @@ export function seesUnpublished(principal: Principal): boolean {
 /** Reads one article as the caller may see it: others than writers and publishers see published ones only. */
 @Injectable()
 export class ArticleAccess {
-  constructor(private readonly articles: ArticleRepository) {}
+  constructor(private readonly views: ArticleReadRepository) {}
 
   async record(id: string, format: ContentFormat, principal: Principal): Promise<ArticleRecord> {
-    const record = await this.articles.findRecord(id, format);
+    const record = await this.views.findRecord(id, format);
     if (!record || (record.props.status !== 'published' && !seesUnpublished(principal))) throw new NotFoundError('Article', id);
     return record;
   }
-}
-
-/** The entity tag of an article's current state: it changes with every write. */
-export function etagOf(record: Pick<ArticleRecord, 'props' | 'rowVersion'>): string {
-  return `"${record.props.id}.${record.rowVersion}"`;
 }

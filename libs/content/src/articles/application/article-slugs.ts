@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, ValidationError } from '#core';
+import { ValidationError } from '#core';
+import { SlugTakenError } from '../domain/article-errors.js';
 import { SLUG_PATTERN, slugify } from '../domain/slug.js';
 import { ArticleRepository } from './article.repository.js';
 
@@ -27,7 +28,7 @@ export class ArticleSlugs {
     }
     // The base a generated slug would have (`title` for `title-2`), so a claim and a generation cannot cross.
     await this.articles.lockSlug(slug.replace(/-\d+$/, ''));
-    if (await this.articles.slugExists(slug, articleId)) throw new DomainError('slug_taken', `The slug ${slug} is already used by another article`);
+    if (await this.articles.slugExists(slug, articleId)) throw new SlugTakenError(slug);
     return slug;
   }
 }

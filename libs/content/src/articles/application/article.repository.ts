@@ -1,45 +1,23 @@
-import type { KeysetQuery, KeysetSlice } from '#core';
-import type { Article, ArticleContent, ArticleDraft, ArticleProps, ArticleRevision, ArticleStatus } from '../domain/article.js';
-
-export const CONTENT_FORMATS = ['html', 'markdown', 'json'] as const;
-export type ContentFormat = (typeof CONTENT_FORMATS)[number];
-
-/** The stored rendering a format asks for (no conversion: all three are rendered at write time). */
-export function renderingOf(content: ArticleContent, format: ContentFormat): string | Record<string, unknown> {
-  return format === 'json' ? content.json : format === 'markdown' ? content.markdown : content.html;
-}
-
-/** An article as reads show it: its fields, the title and body of its shown revision in one format, its open draft. */
-export interface ArticleRecord {
-  readonly props: Readonly<ArticleProps>;
-  readonly title: string;
-  readonly content: string | Record<string, unknown> | null;
-  readonly draftId: string | null;
-  /** Changes with every write of the article: its ETag. */
-  readonly rowVersion: number;
-}
-
-export interface ArticleFilter {
-  readonly statuses: readonly ArticleStatus[];
-  readonly collectionId?: string;
-  readonly sectionId?: string;
-  readonly updatedSince?: Date;
-}
+import type { Article, ArticleDraft, ArticleRevision } from '../domain/article.js';
 
 export interface FindOptions {
   /** Lock the article row until the transaction ends (every state change of one article takes turns). */
   readonly forUpdate?: boolean;
 }
 
-/** Port: articles, their revisions and drafts. */
+/**
+ * Port: the article aggregate, as its use cases load, lock and save it: the article, its revisions and its open
+ * draft. Saving also keeps what follows from the article's state in step, in the same transaction: its search
+ * document (made from the live revision, none when not published) and which revisions were ever live. A slug
+ * another article holds is a SlugTakenError, from `insert` and `save` alike.
+ */
 export abstract class ArticleRepository {
   abstract findById(id: string, options?: FindOptions): Promise<Article | null>;
-  abstract findRecord(id: string, format: ContentFormat): Promise<ArticleRecord | null>;
-  /** Keyset page of records (created_desc or updated_asc). */
-  abstract list(query: KeysetQuery, filter: ArticleFilter, format: ContentFormat): Promise<KeysetSlice<ArticleRecord>>;
-  abstract listOffset(filter: ArticleFilter, format: ContentFormat, limit: number, offset: number): Promise<{ records: ArticleRecord[]; total: number }>;
+  /** The article's version (bumped by every save; the API's ETag), or null when there is no such article. */
+  abstract versionOf(id: string): Promise<number | null>;
+  /** A new article (a draft: it has no search document until it is saved published). */
   abstract insert(article: Article): Promise<void>;
-  abstract update(article: Article): Promise<void>;
+  abstract save(article: Article): Promise<void>;
   /** Whether another article of the helpdesk has the slug. */
   abstract slugExists(slug: string, exceptArticleId?: string): Promise<boolean>;
   /**
@@ -49,14 +27,12 @@ export abstract class ArticleRepository {
   abstract lockSlug(base: string): Promise<void>;
   abstract insertRevision(revision: ArticleRevision): Promise<void>;
   abstract findRevision(articleId: string, revisionId: string): Promise<ArticleRevision | null>;
-  abstract findRevisionByVersion(articleId: string, version: number): Promise<ArticleRevision | null>;
-  /** Keyset page of revisions, newest first; `liveOnly` keeps those that were live at some time. */
-  abstract listRevisions(articleId: string, query: KeysetQuery, liveOnly?: boolean): Promise<KeysetSlice<ArticleRevision>>;
   abstract findDraft(articleId: string): Promise<ArticleDraft | null>;
+  /** Opens the draft, or points the open one at another revision. */
   abstract saveDraft(draft: ArticleDraft): Promise<void>;
   abstract deleteDraft(articleId: string): Promise<void>;
-  /** Recomputes the search vector from the live revision (null when not published). */
-  abstract refreshSearch(articleId: string): Promise<void>;
+  /** Articles placed in the section, trashed ones included (a section holding any cannot be deleted). */
   abstract countInSection(sectionId: string): Promise<number>;
+  /** Articles placed in the collection, trashed ones included (a collection holding any cannot be deleted). */
   abstract countInCollection(collectionId: string): Promise<number>;
 }

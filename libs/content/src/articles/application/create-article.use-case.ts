@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, DomainError, isUniqueViolation, newId, type Principal, UnitOfWork } from '#core';
+import { Clock, newId, type Principal, UnitOfWork } from '#core';
 import { CurrentHelpdesk } from '../../helpdesk/application/current-helpdesk.js';
 import { ContentEvents } from '../../shared/application/content-events.js';
 import { Article, type ArticleSeo } from '../domain/article.js';
 import { ArticleBodies, type BodyInput } from './article-bodies.js';
 import { ArticlePlacement } from './article-placement.js';
+import { ArticleReadRepository, type ArticleRecord, type ContentFormat } from './article-read.repository.js';
 import { ArticleSlugs } from './article-slugs.js';
-import { ArticleRepository, type ArticleRecord, type ContentFormat } from './article.repository.js';
+import { ArticleRepository } from './article.repository.js';
 
 export interface CreateArticleCommand extends BodyInput, Partial<ArticleSeo> {
   readonly title: string;
@@ -18,6 +19,7 @@ export interface CreateArticleCommand extends BodyInput, Partial<ArticleSeo> {
 }
 
 export interface CreatedArticle {
+  /** The article as created (read in the transaction that created it). */
   readonly record: ArticleRecord;
   /** The open draft created, or null when published at once. */
   readonly draftId: string | null;
@@ -28,6 +30,7 @@ export interface CreatedArticle {
 export class CreateArticleUseCase {
   constructor(
     private readonly articles: ArticleRepository,
+    private readonly views: ArticleReadRepository,
     private readonly bodies: ArticleBodies,
     private readonly slugs: ArticleSlugs,
     private readonly placement: ArticlePlacement,
@@ -45,7 +48,7 @@ export class CreateArticleUseCase {
     }
     const content = (await this.bodies.fromInput(command)) ?? this.bodies.empty();
     const helpdesk = await this.helpdesk.get();
-    const draftId = await this.unitOfWork.run(async () => {
+    return this.unitOfWork.run(async () => {
       const collectionId = command.collectionId ?? null;
       await this.placement.check(command.sectionId, collectionId);
       const slug = command.slug !== undefined ? await this.slugs.claim(command.slug) : await this.slugs.generate(command.title);
@@ -64,32 +67,20 @@ export class CreateArticleUseCase {
         now,
       );
       const revision = article.addRevision(command.title, content, principal.keyId, now);
-      await insertWithSlugGuard(() => this.articles.insert(article), slug);
+      // Two writers racing for one slug: the loser gets slug_taken (SlugTakenError) from the repository.
+      await this.articles.insert(article);
       await this.articles.insertRevision(revision);
-      let openDraft: string | null = null;
+      let draftId: string | null = null;
       if (command.publish) {
         article.publish(revision, now);
       } else {
-        openDraft = newId('drf');
-        await this.articles.saveDraft({ id: openDraft, articleId: article.id, revisionId: revision.id, baseRevisionId: null, createdAt: now, updatedAt: now });
+        draftId = newId('drf');
+        await this.articles.saveDraft({ id: draftId, articleId: article.id, revisionId: revision.id, baseRevisionId: null, createdAt: now, updatedAt: now });
       }
-      await this.articles.update(article);
-      if (command.publish) await this.articles.refreshSearch(article.id);
+      await this.articles.save(article);
       await this.events.article('article.created', article.id);
       if (command.publish) await this.events.article('article.published', article.id);
-      return { articleId: article.id, openDraft };
+      return { record: (await this.views.findRecord(article.id, format))!, draftId };
     });
-    const record = (await this.articles.findRecord(draftId.articleId, format))!;
-    return { record, draftId: draftId.openDraft };
-  }
-}
-
-/** Two writers racing for one slug: the loser gets 409 slug_taken instead of a constraint error. */
-export async function insertWithSlugGuard(write: () => Promise<void>, slug: string): Promise<void> {
-  try {
-    await write();
-  } catch (error) {
-    if (isUniqueViolation(error, 'articles_slug_key')) throw new DomainError('slug_taken', `The slug ${slug} is already used by another article`);
-    throw error;
   }
 }

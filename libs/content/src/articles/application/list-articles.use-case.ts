@@ -1,70 +1,31 @@
 import { Injectable } from '@nestjs/common';
-import {
-  checkOffsetRequest,
-  type CursorPage,
-  type CursorRequest,
-  InsufficientScopeError,
-  type OffsetPage,
-  offsetPage,
-  type OffsetRequest,
-  Paginator,
-  type Principal,
-} from '#core';
-import type { ArticleStatus } from '../domain/article.js';
-import { type ArticleFilter, type ArticleRecord, ArticleRepository, type ContentFormat } from './article.repository.js';
+import { type CursorPage, type OffsetPage, type Principal, ValidationError } from '#core';
+import { type ArticleCursorRequest, ArticleLists, type ArticleOffsetRequest } from './article-lists.js';
+import type { ArticleRecord } from './article-read.repository.js';
 
-export const ARTICLES_LIST = 'articles';
-export type ListStatus = 'published' | 'draft' | 'all';
+/** GET /articles: the cursor form's fields, or the earlier offset form's (limit/offset), never both. */
+export type ListArticlesRequest = ArticleCursorRequest & Pick<ArticleOffsetRequest, 'limit' | 'offset'>;
 
-export interface ListArticlesRequest extends CursorRequest {
-  readonly status?: ListStatus;
-  readonly collectionId?: string;
-  readonly sectionId?: string;
-  /** Only articles updated at or after; the order becomes oldest-updated first. Ignored with a cursor. */
-  readonly updatedSince?: Date;
-  readonly format?: ContentFormat;
-}
+export type ArticleList = { readonly form: 'cursor'; readonly page: CursorPage<ArticleRecord> } | { readonly form: 'offset'; readonly page: OffsetPage<ArticleRecord> };
 
-function statusesOf(status: ListStatus, principal: Principal): ArticleStatus[] {
-  // Listing drafts needs content:write (source §5.6); trashed articles are never listed.
-  if (status !== 'published' && !principal.has('content:write')) throw new InsufficientScopeError('content:write');
-  return status === 'all' ? ['draft', 'published'] : [status];
-}
-
-/** GET /articles, cursor form: newest first, or oldest-updated first with updated_since. */
+/**
+ * The articles the caller may list (drafts need content:write; trashed ones are never listed). With limit or
+ * offset, the earlier offset form (every listable article, newest first); otherwise a cursor page, newest first
+ * or oldest-updated first with updatedSince.
+ */
 @Injectable()
 export class ListArticlesUseCase {
-  constructor(
-    private readonly articles: ArticleRepository,
-    private readonly paginator: Paginator,
-  ) {}
+  constructor(private readonly lists: ArticleLists) {}
 
-  async execute(request: ListArticlesRequest, principal: Principal): Promise<CursorPage<ArticleRecord>> {
-    const statuses = statusesOf(request.status ?? 'published', principal);
-    const byUpdate = request.updatedSince !== undefined && request.startCursor === undefined;
-    const query = this.paginator.query(ARTICLES_LIST, request, byUpdate ? 'updated_asc' : 'created_desc');
-    const filter: ArticleFilter = {
-      statuses,
-      collectionId: request.collectionId,
-      sectionId: request.sectionId,
-      updatedSince: request.startCursor === undefined ? request.updatedSince : undefined,
-    };
-    const slice = await this.articles.list(query, filter, request.format ?? 'html');
-    const sortValue = (r: ArticleRecord) => (query.mode === 'updated_asc' ? r.props.updatedAt : r.props.createdAt).toISOString();
-    return this.paginator.page(ARTICLES_LIST, query, slice, (r) => ({ value: sortValue(r), id: r.props.id }), (r) => r);
-  }
-}
-
-/** GET /articles, the earlier offset form (limit/offset): every listable article, newest first. */
-@Injectable()
-export class ListArticlesOffsetUseCase {
-  constructor(private readonly articles: ArticleRepository) {}
-
-  async execute(request: OffsetRequest & { status?: ListStatus; collectionId?: string; format?: ContentFormat }, principal: Principal): Promise<OffsetPage<ArticleRecord>> {
-    const page = checkOffsetRequest(request);
-    // The earlier form "lists all articles": drafts too for keys that may see them, published ones otherwise.
-    const statuses = statusesOf(request.status ?? (principal.has('content:write') ? 'all' : 'published'), principal);
-    const { records, total } = await this.articles.listOffset({ statuses, collectionId: request.collectionId }, request.format ?? 'html', page.limit, page.offset);
-    return offsetPage(records, total, page);
+  async execute(request: ListArticlesRequest, principal: Principal): Promise<ArticleList> {
+    const offsetForm = request.limit !== undefined || request.offset !== undefined;
+    if (!offsetForm) return { form: 'cursor', page: await this.lists.cursor(request, principal) };
+    if (request.pageSize !== undefined || request.startCursor !== undefined) {
+      throw new ValidationError('Use limit/offset or page_size/start_cursor, not both', [
+        { field: 'limit', message: 'limit/offset cannot be combined with page_size/start_cursor' },
+      ]);
+    }
+    const { limit, offset, status, collectionId, format } = request;
+    return { form: 'offset', page: await this.lists.offset({ limit, offset, status, collectionId, format }, principal) };
   }
 }

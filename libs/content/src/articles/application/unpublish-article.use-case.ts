@@ -1,21 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, newId, UnitOfWork } from '#core';
 import { ContentEvents } from '../../shared/application/content-events.js';
+import { ArticleReadRepository, type ArticleRecord } from './article-read.repository.js';
 import { ArticleRepository } from './article.repository.js';
 import { GetLockedArticle } from './get-locked-article.js';
 
-/** Takes a published article offline; its last live content becomes the open draft. */
+/** Takes a published article offline (and out of search); its last live content becomes the open draft. */
 @Injectable()
 export class UnpublishArticleUseCase {
   constructor(
     private readonly articles: ArticleRepository,
+    private readonly views: ArticleReadRepository,
     private readonly locked: GetLockedArticle,
     private readonly events: ContentEvents,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
-  execute(id: string): Promise<void> {
+  execute(id: string): Promise<ArticleRecord> {
     return this.unitOfWork.run(async () => {
       const article = await this.locked.get(id);
       const live = article.liveRevisionId;
@@ -26,9 +28,9 @@ export class UnpublishArticleUseCase {
       }
       const draft = (await this.articles.findDraft(id))!;
       article.show(draft.revisionId);
-      await this.articles.update(article);
-      await this.articles.refreshSearch(id);
+      await this.articles.save(article);
       await this.events.article('article.unpublished', id);
+      return (await this.views.findRecord(id, 'html'))!;
     });
   }
 }

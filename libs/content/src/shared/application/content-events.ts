@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig, EventOutbox, type EventType } from '#core';
-import { ArticleRepository } from '../../articles/application/article.repository.js';
+import { ArticleReadRepository } from '../../articles/application/article-read.repository.js';
 import type { Collection } from '../../collections/domain/collection.js';
 import type { Section } from '../../sections/domain/section.js';
 import { articleView, collectionView, sectionView } from './resource-views.js';
@@ -17,7 +17,7 @@ type SectionEvent = Extract<EventType, `section.${string}`>;
 export class ContentEvents {
   constructor(
     private readonly outbox: EventOutbox,
-    private readonly articles: ArticleRepository,
+    private readonly articles: ArticleReadRepository,
     private readonly config: AppConfig,
   ) {}
 

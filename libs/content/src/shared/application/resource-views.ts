@@ -1,4 +1,4 @@
-import type { ArticleRecord, ContentFormat } from '../../articles/application/article.repository.js';
+import type { ArticleRecord, ContentFormat } from '../../articles/application/article-read.repository.js';
 import type { Collection, CollectionTranslation } from '../../collections/domain/collection.js';
 import type { Section, SectionTranslation } from '../../sections/domain/section.js';
 

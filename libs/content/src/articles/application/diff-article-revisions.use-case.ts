@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { formatPatch, type StructuredPatch, structuredPatch } from 'diff';
-import { type CursorPage, type CursorRequest, NotFoundError, Paginator, type Principal, ValidationError } from '#core';
-import { seesUnpublished } from './article-access.js';
+import { type Principal, ValidationError } from '#core';
 import type { ArticleRevision } from '../domain/article.js';
-import { ArticleRepository } from './article.repository.js';
+import { ArticleRevisionAccess } from './article-revision-access.js';
 
-export const REVISIONS_LIST = 'article-revisions';
 const MAX_DIFF_BYTES = 1024 * 1024;
 const MAX_DIFF_LINES = 20_000;
 /**
@@ -13,56 +11,6 @@ const MAX_DIFF_LINES = 20_000;
  * long, wholly different revisions took minutes of CPU (on a content:read endpoint). Past it, see `replacement`.
  */
 const MAX_EDIT_LENGTH = 2_000;
-
-/** Versions are stored as PostgreSQL integers. */
-const MAX_VERSION = 2_147_483_647;
-
-async function revisionOf(articles: ArticleRepository, articleId: string, ref: string, liveOnly: boolean): Promise<ArticleRevision> {
-  const isVersion = /^\d+$/.test(ref);
-  // A larger number names no revision, and querying it would fail in the database (a 500 instead of a 404).
-  if (isVersion && Number(ref) > MAX_VERSION) throw new NotFoundError('Revision', ref);
-  const revision = isVersion ? await articles.findRevisionByVersion(articleId, Number(ref)) : await articles.findRevision(articleId, ref);
-  if (!revision || (liveOnly && revision.wentLiveAt === null)) throw new NotFoundError('Revision', ref);
-  return revision;
-}
-
-/**
- * Whether the caller sees only revisions that were live. Keys without content:write or content:publish see
- * published articles only, and of their history only what readers could see at some time: never the versions
- * written before the first publication, nor drafts saved between publications.
- */
-async function liveOnlyFor(articles: ArticleRepository, articleId: string, principal: Principal): Promise<boolean> {
-  const article = await articles.findById(articleId);
-  if (!article) throw new NotFoundError('Article', articleId);
-  if (seesUnpublished(principal)) return false;
-  if (article.status !== 'published' || !article.liveRevisionId) throw new NotFoundError('Article', articleId);
-  return true;
-}
-
-/** The article's revisions, newest first. */
-@Injectable()
-export class ListArticleRevisionsUseCase {
-  constructor(
-    private readonly articles: ArticleRepository,
-    private readonly paginator: Paginator,
-  ) {}
-
-  async execute(articleId: string, request: CursorRequest, principal: Principal): Promise<CursorPage<ArticleRevision>> {
-    const liveOnly = await liveOnlyFor(this.articles, articleId, principal);
-    const query = this.paginator.query(REVISIONS_LIST, request, 'created_desc');
-    const slice = await this.articles.listRevisions(articleId, query, liveOnly);
-    return this.paginator.page(REVISIONS_LIST, query, slice, (r) => ({ value: r.createdAt.toISOString(), id: r.id }), (r) => r);
-  }
-}
-
-@Injectable()
-export class GetArticleRevisionUseCase {
-  constructor(private readonly articles: ArticleRepository) {}
-
-  async execute(articleId: string, ref: string, principal: Principal): Promise<ArticleRevision> {
-    return revisionOf(this.articles, articleId, ref, await liveOnlyFor(this.articles, articleId, principal));
-  }
-}
 
 export interface RevisionDiff {
   readonly articleId: string;
@@ -78,13 +26,13 @@ export interface RevisionDiff {
 /** Unified Markdown line diff from `against` (older) to `revisionId`, cut at 1 MiB or 20 000 lines. */
 @Injectable()
 export class DiffArticleRevisionsUseCase {
-  constructor(private readonly articles: ArticleRepository) {}
+  constructor(private readonly access: ArticleRevisionAccess) {}
 
   async execute(articleId: string, revisionRef: string, against: string | undefined, principal: Principal): Promise<RevisionDiff> {
     if (!against) throw ValidationError.field('against', 'against is required: a version number or a revision ID');
-    const liveOnly = await liveOnlyFor(this.articles, articleId, principal);
-    const to = await revisionOf(this.articles, articleId, revisionRef, liveOnly);
-    const from = await revisionOf(this.articles, articleId, against, liveOnly);
+    const liveOnly = await this.access.liveOnly(articleId, principal);
+    const to = await this.access.revision(articleId, revisionRef, liveOnly);
+    const from = await this.access.revision(articleId, against, liveOnly);
     const before = markdownOf(from);
     const after = markdownOf(to);
     const names = [`v${from.version}`, `v${to.version}`, from.id, to.id] as const;
