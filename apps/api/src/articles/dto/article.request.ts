@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsDefined, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, MaxLength, Min } from 'class-validator';
 import { MAX_OFFSET } from '#core';
@@ -22,7 +22,7 @@ export class ArticleBodyRequest {
   markdown?: string;
 }
 
-/** What an article write may give besides its place: its body, title, slug and SEO fields (title required). */
+/** The optional fields of an article write: its body, slug and SEO fields, publish. */
 class ArticleFieldsRequest extends ArticleBodyRequest {
   @ApiPropertyOptional({ description: 'Legacy: publish at once (needs content:publish)' })
   @UnlessOmitted()
@@ -52,14 +52,14 @@ class ArticleFieldsRequest extends ArticleBodyRequest {
   @IsString()
   @Length(1, 200)
   slug?: string;
+}
 
+export class CreateArticleRequest extends ArticleFieldsRequest {
   @ApiProperty({ minLength: 1, maxLength: 500 })
   @IsString()
   @Length(1, 500)
   title: string;
-}
 
-export class CreateArticleRequest extends ArticleFieldsRequest {
   @ApiProperty({ minLength: 1, description: 'Section to create in' })
   @IsReference()
   sectionId: string;
@@ -71,7 +71,7 @@ export class CreateArticleRequest extends ArticleFieldsRequest {
 }
 
 /** Every field of a create but the place (see move), each optional; null only where a create takes null. */
-export class UpdateArticleRequest extends PartialType(ArticleFieldsRequest, { skipNullProperties: false }) {}
+export class UpdateArticleRequest extends PartialType(OmitType(CreateArticleRequest, ['sectionId', 'collectionId'] as const), { skipNullProperties: false }) {}
 
 export class MoveArticleRequest {
   @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, description: 'null removes the article from any collection' })
