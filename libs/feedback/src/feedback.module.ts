@@ -1,17 +1,17 @@
 import { Module } from '@nestjs/common';
 import { ContentModule } from '#content';
-import { FeedbackRepository, HelpCenterUserRepository } from './application/feedback.repository.js';
-import {
-  CreateHelpCenterUserUseCase,
-  FeedbackSummaryUseCase,
-  GetHelpCenterUserUseCase,
-  ListFeedbackUseCase,
-  ListHelpCenterUsersUseCase,
-  ResolveFeedbackUseCase,
-  SubmitFeedbackUseCase,
-  UpdateHelpCenterUserUseCase,
-} from './application/feedback.use-cases.js';
-import { SqlFeedbackRepository, SqlHelpCenterUserRepository } from './infrastructure/sql-feedback.repository.js';
+import { CreateHelpCenterUserUseCase } from './application/create-help-center-user.use-case.js';
+import { FeedbackRepository } from './application/feedback.repository.js';
+import { GetFeedbackSummaryUseCase } from './application/get-feedback-summary.use-case.js';
+import { GetHelpCenterUserUseCase } from './application/get-help-center-user.use-case.js';
+import { HelpCenterUserRepository } from './application/help-center-user.repository.js';
+import { ListFeedbackUseCase } from './application/list-feedback.use-case.js';
+import { ListHelpCenterUsersUseCase } from './application/list-help-center-users.use-case.js';
+import { ResolveFeedbackUseCase } from './application/resolve-feedback.use-case.js';
+import { SubmitFeedbackUseCase } from './application/submit-feedback.use-case.js';
+import { UpdateHelpCenterUserUseCase } from './application/update-help-center-user.use-case.js';
+import { SqlFeedbackRepository } from './infrastructure/sql-feedback.repository.js';
+import { SqlHelpCenterUserRepository } from './infrastructure/sql-help-center-user.repository.js';
 
 const useCases = [
   CreateHelpCenterUserUseCase,
@@ -21,7 +21,7 @@ const useCases = [
   SubmitFeedbackUseCase,
   ListFeedbackUseCase,
   ResolveFeedbackUseCase,
-  FeedbackSummaryUseCase,
+  GetFeedbackSummaryUseCase,
 ];
 
 /** Reader feedback on articles and help center users (readers known by email). */

@@ -3,10 +3,8 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import { CurrentPrincipal, type Principal, RequireScopes } from '#core';
 import {
   CreateHelpCenterUserUseCase,
-  FeedbackSummaryUseCase,
-  feedbackView,
+  GetFeedbackSummaryUseCase,
   GetHelpCenterUserUseCase,
-  helpCenterUserView,
   ListFeedbackUseCase,
   ListHelpCenterUsersUseCase,
   ResolveFeedbackUseCase,
@@ -23,7 +21,7 @@ export class FeedbackController {
   constructor(
     private readonly listFeedback: ListFeedbackUseCase,
     private readonly resolveFeedback: ResolveFeedbackUseCase,
-    private readonly summary: FeedbackSummaryUseCase,
+    private readonly summary: GetFeedbackSummaryUseCase,
   ) {}
 
   @Get('feedback')
@@ -31,14 +29,13 @@ export class FeedbackController {
   @ApiOperation({ summary: 'List feedback', description: 'Cursor-paginated, newest first; filters article_id, type, resolved=true|false. Each entry with articleTitle and the matched user.' })
   @ApiOkResponse({ type: FeedbackPage })
   async list(@Query() query: ListFeedbackQuery): Promise<FeedbackPage> {
-    const page = await this.listFeedback.execute({
+    return this.listFeedback.execute({
       pageSize: query.page_size,
       startCursor: query.start_cursor,
       articleId: query.article_id,
       type: query.type,
       resolved: query.resolved,
     });
-    return { ...page, results: page.results.map(feedbackView) };
   }
 
   @Patch('feedback/:id')
@@ -77,7 +74,7 @@ export class HelpCenterUsersController {
   @ApiCreatedResponse({ type: HelpCenterUserResponse })
   @ApiErrors('conflict')
   async create(@Body() body: CreateUserRequest): Promise<HelpCenterUserResponse> {
-    return helpCenterUserView(await this.createUser.execute(body));
+    return this.createUser.execute(body);
   }
 
   @Get()
@@ -85,8 +82,7 @@ export class HelpCenterUsersController {
   @ApiOperation({ summary: 'List help center users', description: 'Cursor-paginated, newest first. content:write: users are people (names, emails), not content.' })
   @ApiOkResponse({ type: HelpCenterUserPage })
   async list(@Query() query: CursorPageQuery): Promise<HelpCenterUserPage> {
-    const page = await this.listUsers.execute({ pageSize: query.page_size, startCursor: query.start_cursor });
-    return { ...page, results: page.results.map(helpCenterUserView) };
+    return this.listUsers.execute({ pageSize: query.page_size, startCursor: query.start_cursor });
   }
 
   @Get(':id')
@@ -94,7 +90,7 @@ export class HelpCenterUsersController {
   @ApiOperation({ summary: 'Get a help center user', description: 'The user: email (lowercase), name and timestamps. content:write, like the other user routes.' })
   @ApiOkResponse({ type: HelpCenterUserResponse })
   async get(@Param('id') id: string): Promise<HelpCenterUserResponse> {
-    return helpCenterUserView(await this.getUser.execute(id));
+    return this.getUser.execute(id);
   }
 
   @Patch(':id')
@@ -103,6 +99,6 @@ export class HelpCenterUsersController {
   @ApiOkResponse({ type: HelpCenterUserResponse })
   @ApiErrors('conflict')
   async update(@Param('id') id: string, @Body() body: UpdateUserRequest): Promise<HelpCenterUserResponse> {
-    return helpCenterUserView(await this.updateUser.execute(id, body));
+    return this.updateUser.execute(id, body);
   }
 }

@@ -1,9 +1,9 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsEmail, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { FEEDBACK_TYPES, type FeedbackType, MAX_FEEDBACK_LENGTH } from '#feedback';
 import { CursorPageQuery } from '../common/pagination.request.js';
-import { NullableOptional, UnlessOmitted } from '../common/validation.decorators.js';
+import { NullableOptional } from '../common/validation.decorators.js';
 
 export class SubmitFeedbackRequest {
   @ApiProperty({ enum: FEEDBACK_TYPES })
@@ -59,19 +59,8 @@ export class CreateUserRequest {
   name?: string | null;
 }
 
-export class UpdateUserRequest {
-  @ApiPropertyOptional({ format: 'email', maxLength: 254 })
-  @UnlessOmitted()
-  @IsEmail({}, { message: 'email must be an email address' })
-  @MaxLength(254)
-  email?: string;
-
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 255 })
-  @NullableOptional()
-  @IsString()
-  @MaxLength(255)
-  name?: string | null;
-}
+/** Any of the create fields; an omitted one stays as it is, and only `name` may be null (cleared). */
+export class UpdateUserRequest extends PartialType(CreateUserRequest, { skipNullProperties: false }) {}
 
 export class PublicArticlesQuery extends CursorPageQuery {
   @ApiPropertyOptional()

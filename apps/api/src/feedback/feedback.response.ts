@@ -1,8 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { FEEDBACK_TYPES } from '#feedback';
+import { FEEDBACK_TYPES, type FeedbackReceipt, type FeedbackSummary, type FeedbackType, type FeedbackView, type HelpCenterUserView } from '#feedback';
 import { CursorPageOf } from '../common/page.response.js';
 
-export class HelpCenterUserResponse {
+export class HelpCenterUserResponse implements HelpCenterUserView {
   @ApiProperty({ example: 'hcusr_01JD3Q7W6S1X0Y2Z3A4B5C6D7E' })
   id: string;
 
@@ -30,7 +30,7 @@ export class FeedbackUserResponse {
   email: string;
 }
 
-export class FeedbackResponse {
+export class FeedbackResponse implements FeedbackView {
   @ApiProperty({ example: 'fb_01JD3Q7W6S1X0Y2Z3A4B5C6D7E' })
   id: string;
 
@@ -41,7 +41,7 @@ export class FeedbackResponse {
   articleTitle: string | null;
 
   @ApiProperty({ enum: FEEDBACK_TYPES })
-  type: string;
+  type: FeedbackType;
 
   @ApiProperty()
   feedback: string;
@@ -64,7 +64,7 @@ export class FeedbackResponse {
  * user above all) is for keys with analytics:read; echoing it to anyone without a key would turn the form into an
  * email lookup.
  */
-export class PublicFeedbackResponse {
+export class PublicFeedbackResponse implements FeedbackReceipt {
   @ApiProperty({ example: 'fb_01JD3Q7W6S1X0Y2Z3A4B5C6D7E' })
   id: string;
 
@@ -83,7 +83,7 @@ export class ResolvedResponse {
   resolved: boolean;
 }
 
-export class FeedbackSummaryResponse {
+export class FeedbackSummaryResponse implements FeedbackSummary {
   @ApiProperty()
   positive: number;
 

@@ -48,7 +48,6 @@ export class PublicController {
   @ApiCreatedResponse({ type: PublicFeedbackResponse })
   @ApiTooManyRequestsResponse({ type: ErrorResponse, description: 'Too many submissions from this IP address; see Retry-After' })
   async feedback(@Param('id') id: string, @Body() body: SubmitFeedbackRequest): Promise<PublicFeedbackResponse> {
-    const entry = await this.submit.execute(id, body);
-    return { id: entry.id, createdAt: entry.createdAt.toISOString() };
+    return this.submit.execute(id, body);
   }
 }

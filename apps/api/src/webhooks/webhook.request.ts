@@ -1,9 +1,9 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ALL_EVENTS, EVENT_TYPES } from '#core';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '#webhooks';
 import { CursorPageQuery } from '../common/pagination.request.js';
-import { NullableOptional, UnlessOmitted } from '../common/validation.decorators.js';
+import { NullableOptional } from '../common/validation.decorators.js';
 
 const EVENT_CHOICES = [...EVENT_TYPES, ALL_EVENTS];
 
@@ -27,27 +27,8 @@ export class CreateWebhookRequest {
   description?: string | null;
 }
 
-export class UpdateWebhookRequest {
-  @ApiPropertyOptional({ format: 'uri', maxLength: 2048 })
-  @UnlessOmitted()
-  @IsString()
-  @MaxLength(2048)
-  url?: string;
-
-  @ApiPropertyOptional({ type: [String], enum: EVENT_CHOICES })
-  @UnlessOmitted()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(EVENT_CHOICES.length)
-  @IsString({ each: true })
-  events?: string[];
-
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
-  @NullableOptional()
-  @IsString()
-  @MaxLength(500)
-  description?: string | null;
-}
+/** Any of the create fields; an omitted one stays as it is, and only `description` may be null (cleared). */
+export class UpdateWebhookRequest extends PartialType(CreateWebhookRequest, { skipNullProperties: false }) {}
 
 export class ListDeliveriesQuery extends CursorPageQuery {
   @ApiPropertyOptional({ enum: DELIVERY_STATUSES })

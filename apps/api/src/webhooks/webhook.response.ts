@@ -1,9 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ALL_EVENTS, EVENT_TYPES } from '#core';
-import { DELIVERY_STATUSES, type DeliveryAttempt, deliveryAttemptView, type WebhookDelivery, webhookDeliveryView, type WebhookEndpoint, webhookEndpointView } from '#webhooks';
+import {
+  DELIVERY_STATUSES,
+  type DeliveryAttemptView,
+  type RotatedWebhookSecretView,
+  type WebhookDeliveryDetailView,
+  type WebhookDeliveryView,
+  type WebhookEndpointDetailView,
+  type WebhookEndpointView,
+  type WebhookEndpointWithSecretView,
+} from '#webhooks';
 import { CursorPageOf } from '../common/page.response.js';
 
-export class WebhookDeliveryResponse {
+export class WebhookDeliveryResponse implements WebhookDeliveryView {
   @ApiProperty({ example: 'whdl_01JD3Q7W6S1X0Y2Z3A4B5C6D7E', description: 'Also the webhook-id header, the same on every attempt' })
   id: string;
 
@@ -30,13 +39,9 @@ export class WebhookDeliveryResponse {
 
   @ApiProperty({ type: String, nullable: true, format: 'date-time', description: 'Next scheduled retry of a pending delivery that failed' })
   nextRetryAt: string | null;
-
-  static from(delivery: WebhookDelivery): WebhookDeliveryResponse {
-    return webhookDeliveryView(delivery);
-  }
 }
 
-export class DeliveryAttemptResponse {
+export class DeliveryAttemptResponse implements DeliveryAttemptView {
   @ApiProperty({ description: '1 for the first attempt' })
   attempt: number;
 
@@ -54,18 +59,14 @@ export class DeliveryAttemptResponse {
 
   @ApiProperty({ type: String, nullable: true, description: 'The start of the response body, 1 KiB at most' })
   responseExcerpt: string | null;
-
-  static from(attempt: DeliveryAttempt): DeliveryAttemptResponse {
-    return deliveryAttemptView(attempt);
-  }
 }
 
-export class WebhookDeliveryDetailResponse extends WebhookDeliveryResponse {
+export class WebhookDeliveryDetailResponse extends WebhookDeliveryResponse implements WebhookDeliveryDetailView {
   @ApiProperty({ type: [DeliveryAttemptResponse], description: 'Every attempt, oldest first' })
   attemptHistory: DeliveryAttemptResponse[];
 }
 
-export class WebhookEndpointResponse {
+export class WebhookEndpointResponse implements WebhookEndpointView {
   @ApiProperty({ example: 'whep_01JD3Q7W6S1X0Y2Z3A4B5C6D7E' })
   id: string;
 
@@ -98,23 +99,19 @@ export class WebhookEndpointResponse {
 
   @ApiProperty({ format: 'date-time' })
   updatedAt: string;
-
-  static from(endpoint: WebhookEndpoint): WebhookEndpointResponse {
-    return webhookEndpointView(endpoint);
-  }
 }
 
-export class WebhookEndpointWithSecretResponse extends WebhookEndpointResponse {
+export class WebhookEndpointWithSecretResponse extends WebhookEndpointResponse implements WebhookEndpointWithSecretView {
   @ApiProperty({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', description: 'The signing secret. Shown only here: store it.' })
   secret: string;
 }
 
-export class RotatedSecretResponse extends WebhookEndpointWithSecretResponse {
+export class RotatedSecretResponse extends WebhookEndpointWithSecretResponse implements RotatedWebhookSecretView {
   @ApiProperty({ format: 'date-time', description: 'Until then the previous secret also signs every delivery (a second v1 signature)' })
   previousSecretExpiresAt: string;
 }
 
-export class WebhookEndpointDetailResponse extends WebhookEndpointResponse {
+export class WebhookEndpointDetailResponse extends WebhookEndpointResponse implements WebhookEndpointDetailView {
   @ApiProperty({ type: [WebhookDeliveryResponse], description: 'The 20 most recent deliveries, newest first' })
   deliveries: WebhookDeliveryResponse[];
 }

@@ -4,6 +4,8 @@ import { CurrentPrincipal, type Principal, RequireScopes } from '#core';
 import {
   CreateWebhookUseCase,
   DeleteWebhookUseCase,
+  DisableWebhookUseCase,
+  EnableWebhookUseCase,
   GetWebhookDeliveryUseCase,
   GetWebhookUseCase,
   ListWebhookDeliveriesUseCase,
@@ -11,16 +13,13 @@ import {
   RetryWebhookDeliveryUseCase,
   RotateWebhookSecretUseCase,
   SendTestWebhookUseCase,
-  SetWebhookEnabledUseCase,
   UpdateWebhookUseCase,
-  type WebhookEndpoint,
 } from '#webhooks';
 import { ApiErrors } from '../common/api-errors.decorator.js';
 import { DeletedResponse } from '../common/page.response.js';
 import { CursorPageQuery } from '../common/pagination.request.js';
 import { CreateWebhookRequest, ListDeliveriesQuery, UpdateWebhookRequest } from './webhook.request.js';
 import {
-  DeliveryAttemptResponse,
   RotatedSecretResponse,
   TestDeliveryResponse,
   WebhookDeliveryDetailResponse,
@@ -32,9 +31,8 @@ import {
   WebhookEndpointWithSecretResponse,
 } from './webhook.response.js';
 
-function withSecret(endpoint: WebhookEndpoint): WebhookEndpointWithSecretResponse {
-  return { ...WebhookEndpointResponse.from(endpoint), secret: endpoint.snapshot().secret };
-}
+/** The 409 of the routes that load an endpoint to change it or send to it, when its secret cannot be opened. */
+const UNREADABLE_SECRET = '409 invalid_state when the endpoint\'s stored signing secret does not open with the configured encryption keys (see POST /webhooks/{id}/test).';
 
 @ApiTags('Webhooks')
 @Controller('webhooks')
@@ -45,7 +43,8 @@ export class WebhooksController {
     private readonly getWebhook: GetWebhookUseCase,
     private readonly updateWebhook: UpdateWebhookUseCase,
     private readonly deleteWebhook: DeleteWebhookUseCase,
-    private readonly setEnabled: SetWebhookEnabledUseCase,
+    private readonly enableWebhook: EnableWebhookUseCase,
+    private readonly disableWebhook: DisableWebhookUseCase,
     private readonly rotateSecret: RotateWebhookSecretUseCase,
     private readonly listDeliveries: ListWebhookDeliveriesUseCase,
     private readonly getDelivery: GetWebhookDeliveryUseCase,
@@ -64,7 +63,7 @@ export class WebhooksController {
   })
   @ApiCreatedResponse({ type: WebhookEndpointWithSecretResponse })
   async create(@Body() body: CreateWebhookRequest, @CurrentPrincipal() principal: Principal): Promise<WebhookEndpointWithSecretResponse> {
-    return withSecret(await this.createWebhook.execute(body, principal));
+    return this.createWebhook.execute(body, principal);
   }
 
   @Get()
@@ -72,8 +71,7 @@ export class WebhooksController {
   @ApiOperation({ summary: 'List webhook endpoints', description: 'Cursor-paginated, newest first. Secrets are never listed.' })
   @ApiOkResponse({ type: WebhookEndpointPage })
   async list(@Query() query: CursorPageQuery): Promise<WebhookEndpointPage> {
-    const page = await this.listWebhooks.execute({ pageSize: query.page_size, startCursor: query.start_cursor });
-    return { ...page, results: page.results.map(WebhookEndpointResponse.from) };
+    return this.listWebhooks.execute({ pageSize: query.page_size, startCursor: query.start_cursor });
   }
 
   @Get(':id')
@@ -81,19 +79,21 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Get a webhook endpoint', description: 'With its 20 most recent deliveries, newest first.' })
   @ApiOkResponse({ type: WebhookEndpointDetailResponse })
   async get(@Param('id') id: string): Promise<WebhookEndpointDetailResponse> {
-    const { endpoint, deliveries } = await this.getWebhook.execute(id);
-    return { ...WebhookEndpointResponse.from(endpoint), deliveries: deliveries.map(WebhookDeliveryResponse.from) };
+    return this.getWebhook.execute(id);
   }
 
   @Patch(':id')
   @RequireScopes('webhooks:manage')
   @ApiOperation({
     summary: 'Update a webhook endpoint',
-    description: 'url, events, description. Use enable/disable to change `enabled`. New events are checked against this key\'s scopes, which then decide what the endpoint receives (as on create).',
+    description:
+      'url, events, description. Use enable/disable to change `enabled`. New events are checked against this key\'s scopes, which then decide what the endpoint receives (as on create). ' +
+      UNREADABLE_SECRET,
   })
   @ApiOkResponse({ type: WebhookEndpointResponse })
+  @ApiErrors('invalid_state')
   async update(@Param('id') id: string, @Body() body: UpdateWebhookRequest, @CurrentPrincipal() principal: Principal): Promise<WebhookEndpointResponse> {
-    return WebhookEndpointResponse.from(await this.updateWebhook.execute(id, body, principal));
+    return this.updateWebhook.execute(id, body, principal);
   }
 
   @Delete(':id')
@@ -102,26 +102,30 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Delete a webhook endpoint', description: 'With its delivery records; pending deliveries are not sent.' })
   @ApiOkResponse({ type: DeletedResponse })
   async delete(@Param('id') id: string): Promise<DeletedResponse> {
-    await this.deleteWebhook.execute(id);
-    return { id, deleted: true };
+    return this.deleteWebhook.execute(id);
   }
 
   @Post(':id/enable')
   @RequireScopes('webhooks:manage')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Enable a webhook endpoint', description: 'Re-enables a disabled endpoint: failureCount back to 0, disabledAt cleared. Deliveries failed while disabled can be retried.' })
+  @ApiOperation({
+    summary: 'Enable a webhook endpoint',
+    description: `Re-enables a disabled endpoint: failureCount back to 0, disabledAt cleared. Deliveries failed while disabled can be retried. ${UNREADABLE_SECRET}`,
+  })
   @ApiOkResponse({ type: WebhookEndpointResponse })
+  @ApiErrors('invalid_state')
   async enable(@Param('id') id: string): Promise<WebhookEndpointResponse> {
-    return WebhookEndpointResponse.from(await this.setEnabled.execute(id, true));
+    return this.enableWebhook.execute(id);
   }
 
   @Post(':id/disable')
   @RequireScopes('webhooks:manage')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Disable a webhook endpoint', description: 'No deliveries are sent; pending ones become failed with "endpoint disabled".' })
+  @ApiOperation({ summary: 'Disable a webhook endpoint', description: `No deliveries are sent; pending ones become failed with "endpoint disabled". ${UNREADABLE_SECRET}` })
   @ApiOkResponse({ type: WebhookEndpointResponse })
+  @ApiErrors('invalid_state')
   async disable(@Param('id') id: string): Promise<WebhookEndpointResponse> {
-    return WebhookEndpointResponse.from(await this.setEnabled.execute(id, false));
+    return this.disableWebhook.execute(id);
   }
 
   @Post(':id/secret/rotate')
@@ -129,12 +133,12 @@ export class WebhooksController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Rotate the signing secret',
-    description: 'Returns the new secret once. For 24 hours the previous secret keeps signing too: webhook-signature then carries two v1 signatures.',
+    description: `Returns the new secret once. For 24 hours the previous secret keeps signing too: webhook-signature then carries two v1 signatures. ${UNREADABLE_SECRET}`,
   })
   @ApiOkResponse({ type: RotatedSecretResponse })
+  @ApiErrors('invalid_state')
   async rotate(@Param('id') id: string): Promise<RotatedSecretResponse> {
-    const endpoint = await this.rotateSecret.execute(id);
-    return { ...withSecret(endpoint), previousSecretExpiresAt: endpoint.snapshot().previousSecretUntil!.toISOString() };
+    return this.rotateSecret.execute(id);
   }
 
   @Get(':id/deliveries')
@@ -142,8 +146,7 @@ export class WebhooksController {
   @ApiOperation({ summary: 'List deliveries of an endpoint', description: 'Cursor-paginated, newest first; `status` filters. Records are kept 30 days.' })
   @ApiOkResponse({ type: WebhookDeliveryPage })
   async deliveries(@Param('id') id: string, @Query() query: ListDeliveriesQuery): Promise<WebhookDeliveryPage> {
-    const page = await this.listDeliveries.execute(id, { pageSize: query.page_size, startCursor: query.start_cursor, status: query.status });
-    return { ...page, results: page.results.map(WebhookDeliveryResponse.from) };
+    return this.listDeliveries.execute(id, { pageSize: query.page_size, startCursor: query.start_cursor, status: query.status });
   }
 
   @Get(':id/deliveries/:deliveryId')
@@ -151,8 +154,7 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Get a delivery', description: 'Status, response code, attempts, next retry, and every attempt with its time, response status, duration, error and response excerpt.' })
   @ApiOkResponse({ type: WebhookDeliveryDetailResponse })
   async delivery(@Param('id') id: string, @Param('deliveryId') deliveryId: string): Promise<WebhookDeliveryDetailResponse> {
-    const { delivery, attempts } = await this.getDelivery.execute(id, deliveryId);
-    return { ...WebhookDeliveryResponse.from(delivery), attemptHistory: attempts.map(DeliveryAttemptResponse.from) };
+    return this.getDelivery.execute(id, deliveryId);
   }
 
   @Post(':id/deliveries/:deliveryId/retry')
@@ -160,12 +162,14 @@ export class WebhooksController {
   @HttpCode(202)
   @ApiOperation({
     summary: 'Retry a delivery',
-    description: 'Sends a failed (or successful) delivery again with the same webhook-id; it is pending until the attempt. 409 when it is pending already or the endpoint is disabled.',
+    description:
+      'Sends a failed (or successful) delivery again with the same webhook-id; it is pending until the attempt. 409 when it is pending already or the endpoint is disabled. ' +
+      UNREADABLE_SECRET,
   })
   @ApiAcceptedResponse({ type: WebhookDeliveryResponse })
   @ApiErrors('invalid_state')
   async retry(@Param('id') id: string, @Param('deliveryId') deliveryId: string): Promise<WebhookDeliveryResponse> {
-    return WebhookDeliveryResponse.from(await this.retryDelivery.execute(id, deliveryId));
+    return this.retryDelivery.execute(id, deliveryId);
   }
 
   @Post(':id/test')
@@ -173,11 +177,15 @@ export class WebhooksController {
   @HttpCode(202)
   @ApiOperation({
     summary: 'Send a test event',
-    description: 'Queues a webhook.test event (data: the endpoint) for this endpoint through the real pipeline, signed like every event. Poll the delivery for the result. 409 when the endpoint is disabled.',
+    description:
+      'Queues a webhook.test event (data: the endpoint) for this endpoint through the real pipeline, signed like every event. Poll the delivery for the result. ' +
+      '409 invalid_state when the endpoint is disabled, or when its stored signing secret does not open with the configured encryption keys ' +
+      '(ENCRYPTION_KEY, ENCRYPTION_KEY_PREVIOUS: altered or copied in the database): nothing could be signed for it.',
   })
   @ApiAcceptedResponse({ type: TestDeliveryResponse })
   @ApiErrors('invalid_state')
   async test(@Param('id') id: string): Promise<TestDeliveryResponse> {
-    return { delivery_id: await this.sendTest.execute(id) };
+    const { deliveryId } = await this.sendTest.execute(id);
+    return { delivery_id: deliveryId };
   }
 }

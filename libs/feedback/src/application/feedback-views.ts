@@ -1,12 +1,42 @@
-import type { FeedbackEntry, HelpCenterUser } from '../domain/feedback.js';
+import type { FeedbackEntry, FeedbackType, HelpCenterUser } from '../domain/feedback.js';
 
 // The JSON shapes as the API returns them (also the data of feedback.* events).
 
-export function helpCenterUserView(u: HelpCenterUser) {
+export interface HelpCenterUserView {
+  readonly id: string;
+  readonly name: string | null;
+  readonly email: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface FeedbackView {
+  readonly id: string;
+  readonly articleId: string | null;
+  readonly articleTitle: string | null;
+  readonly type: FeedbackType;
+  readonly feedback: string;
+  readonly email: string | null;
+  readonly resolved: boolean;
+  readonly createdAt: string;
+  readonly user: { readonly id: string; readonly name: string | null; readonly email: string } | null;
+}
+
+/**
+ * What a reader who left feedback without a key gets back: the receipt, nothing else. The stored entry (its
+ * matched help center user above all) is for keys with analytics:read; echoing it would turn the form into an
+ * email lookup.
+ */
+export interface FeedbackReceipt {
+  readonly id: string;
+  readonly createdAt: string;
+}
+
+export function helpCenterUserView(u: HelpCenterUser): HelpCenterUserView {
   return { id: u.id, name: u.name, email: u.email, createdAt: u.createdAt.toISOString(), updatedAt: u.updatedAt.toISOString() };
 }
 
-export function feedbackView(f: FeedbackEntry) {
+export function feedbackView(f: FeedbackEntry): FeedbackView {
   return {
     id: f.id,
     articleId: f.articleId,

@@ -1,5 +1,5 @@
 import type { KeysetQuery, KeysetSlice } from '#core';
-import type { FeedbackEntry, FeedbackType, HelpCenterUser } from '../domain/feedback.js';
+import type { FeedbackEntry, FeedbackType } from '../domain/feedback.js';
 
 export interface FeedbackFilter {
   readonly articleId?: string;
@@ -13,18 +13,12 @@ export interface FeedbackSummary {
   readonly unresolved: number;
 }
 
-export abstract class HelpCenterUserRepository {
-  /** Throws ConflictError when the email is taken in the helpdesk. */
-  abstract insert(user: HelpCenterUser): Promise<void>;
-  abstract update(user: HelpCenterUser): Promise<void>;
-  abstract find(id: string): Promise<HelpCenterUser | null>;
-  /** Newest first. */
-  abstract list(query: KeysetQuery): Promise<KeysetSlice<HelpCenterUser>>;
-}
-
+/** Feedback entries; each is read with the help center user of its helpdesk that has its email, if any. */
 export abstract class FeedbackRepository {
-  abstract insert(entry: Omit<FeedbackEntry, 'user'> & { helpdeskId: string }): Promise<void>;
-  abstract find(id: string, options?: { forUpdate?: boolean }): Promise<FeedbackEntry | null>;
+  /** The entry as stored, with its matched user. */
+  abstract insert(entry: Omit<FeedbackEntry, 'user'> & { helpdeskId: string }): Promise<FeedbackEntry>;
+  /** The entry, its row locked until the end of the current transaction. */
+  abstract findForUpdate(id: string): Promise<FeedbackEntry | null>;
   /** Newest first. */
   abstract list(query: KeysetQuery, filter: FeedbackFilter): Promise<KeysetSlice<FeedbackEntry>>;
   abstract setResolved(id: string, resolved: boolean, at: Date): Promise<void>;

@@ -1,4 +1,4 @@
-import { ValidationError } from '#core/domain';
+import { ConflictError, ValidationError } from '#core/domain';
 
 export const FEEDBACK_TYPES = ['positive', 'negative'] as const;
 export type FeedbackType = (typeof FEEDBACK_TYPES)[number];
@@ -35,4 +35,11 @@ export function normaliseEmail(email: string, field = 'email'): string {
   const value = email.trim().toLowerCase();
   if (value.length > 254 || !EMAIL.test(value)) throw ValidationError.field(field, `${field} must be an email address`);
   return value;
+}
+
+/** Help center users are unique by email within a helpdesk (case-insensitively: emails are stored lowercase). */
+export class HelpCenterUserEmailTakenError extends ConflictError {
+  constructor(email: string) {
+    super(`A help center user with the email ${email} already exists`);
+  }
 }

@@ -1,16 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig, Clock, isEventType, mayReceiveEvent, RetryLaterError, UnitOfWork } from '#core';
-import { ENDPOINT_DISABLED, NOT_PERMITTED, parseRetryAfter, RESPONSE_EXCERPT_BYTES, retryDelayMs } from '../domain/webhook-delivery.js';
+import { ENDPOINT_DISABLED, NOT_PERMITTED, parseRetryAfter, RESPONSE_EXCERPT_BYTES, retryDelayMs, SECRET_UNREADABLE } from '../domain/webhook-delivery.js';
+import { WebhookSecretUnreadableError } from '../domain/webhook-endpoint.js';
 import { EndpointSlots } from './endpoint-slots.js';
-import { signatureHeaders } from './webhook-signer.js';
+import { type AttemptOutcome, type DeliveryWork, WebhookDeliveryRepository } from './webhook-delivery.repository.js';
+import { WebhookEndpointRepository } from './webhook-endpoint.repository.js';
 import { WebhookSender } from './webhook-sender.port.js';
-import { type AttemptOutcome, WebhookDeliveryRepository, WebhookEndpointRepository } from './webhook.repositories.js';
+import { signatureHeaders } from './webhook-signer.js';
 
 /**
  * One attempt at one delivery (the deliver-webhook job). At-least-once and idempotent: a delivery that is no longer
  * pending is left alone. Success = any 2xx; a redirect is a failure. A failure schedules the next retry by
  * throwing RetryLaterError with the schedule's delay (or a longer Retry-After on 429/503), or fails the delivery
- * after the last attempt; sustained failures or a 410 disable the endpoint.
+ * after the last attempt; sustained failures or a 410 disable the endpoint. A delivery whose endpoint's secret does
+ * not open cannot be signed: it fails at once, nothing sent (it can be retried by hand once the secret is restored).
  */
 @Injectable()
 export class DeliverWebhookUseCase {
@@ -25,7 +28,7 @@ export class DeliverWebhookUseCase {
   ) {}
 
   async execute(deliveryId: string): Promise<void> {
-    const work = await this.deliveries.work(deliveryId);
+    const work = await this.workOf(deliveryId);
     if (!work || work.delivery.status !== 'pending') return;
     const endpoint = work.endpoint;
     if (!endpoint.enabled) {
@@ -75,5 +78,17 @@ export class DeliverWebhookUseCase {
       return delay;
     });
     if (retryIn !== null) throw new RetryLaterError(`delivery ${deliveryId} attempt ${work.delivery.attempts + 1} failed: ${outcome.error}`, retryIn);
+  }
+
+  /** The delivery's work; null when there is nothing to send (gone, or failed here because it cannot be signed). */
+  private async workOf(deliveryId: string): Promise<DeliveryWork | null> {
+    try {
+      return await this.deliveries.work(deliveryId);
+    } catch (error) {
+      if (!(error instanceof WebhookSecretUnreadableError)) throw error;
+      const now = this.clock.now();
+      await this.deliveries.markFailure(deliveryId, { attemptedAt: now, responseStatus: null, durationMs: 0, error: SECRET_UNREADABLE, responseExcerpt: null }, null);
+      return null;
+    }
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, UnitOfWork } from '#core';
-import { WebhookDeliveryRepository } from './webhook.repositories.js';
+import { WebhookDeliveryRepository } from './webhook-delivery.repository.js';
 
 /** Delivery records are kept for 30 days. */
 export const DELIVERY_RETENTION_MS = 30 * 24 * 3600 * 1000;

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { UnitOfWork } from '#core';
-import { WebhookEndpointRepository } from './webhook.repositories.js';
+import { WebhookEndpointRepository } from './webhook-endpoint.repository.js';
 
 /**
  * Brings every stored signing secret under the current encryption key: secrets stored in plain text by earlier

@@ -1,14 +1,74 @@
 import type { DeliveryAttempt, WebhookDelivery } from '../domain/webhook-delivery.js';
-import type { WebhookEndpoint } from '../domain/webhook-endpoint.js';
+import type { WebhookEndpointProps } from '../domain/webhook-endpoint.js';
 
 // The JSON shapes of webhook resources as the API returns them (also the data of webhook.test events).
 
-export function webhookEndpointView(endpoint: WebhookEndpoint) {
-  const e = endpoint.snapshot();
+/** What an endpoint shows: everything but its secrets. */
+export type WebhookEndpointFields = Pick<
+  WebhookEndpointProps,
+  'id' | 'url' | 'events' | 'enabled' | 'description' | 'failureCount' | 'lastSuccessAt' | 'lastFailureAt' | 'disabledAt' | 'createdAt' | 'updatedAt'
+>;
+
+export interface WebhookEndpointView {
+  readonly id: string;
+  readonly url: string;
+  readonly events: string[];
+  readonly enabled: boolean;
+  readonly description: string | null;
+  readonly failureCount: number;
+  readonly lastSuccessAt: string | null;
+  readonly lastFailureAt: string | null;
+  readonly disabledAt: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** At creation and rotation only: the signing secret. */
+export interface WebhookEndpointWithSecretView extends WebhookEndpointView {
+  readonly secret: string;
+}
+
+export interface RotatedWebhookSecretView extends WebhookEndpointWithSecretView {
+  /** Until then the previous secret signs beside the new one. */
+  readonly previousSecretExpiresAt: string;
+}
+
+export interface WebhookDeliveryView {
+  readonly id: string;
+  readonly eventType: string;
+  readonly status: string;
+  readonly responseStatus: number | null;
+  readonly attempts: number;
+  readonly error: string | null;
+  readonly createdAt: string;
+  readonly deliveredAt: string | null;
+  readonly nextRetryAt: string | null;
+}
+
+export interface DeliveryAttemptView {
+  readonly attempt: number;
+  readonly attemptedAt: string;
+  readonly responseStatus: number | null;
+  readonly durationMs: number;
+  readonly error: string | null;
+  readonly responseExcerpt: string | null;
+}
+
+/** An endpoint with its most recent deliveries, newest first. */
+export interface WebhookEndpointDetailView extends WebhookEndpointView {
+  readonly deliveries: WebhookDeliveryView[];
+}
+
+/** A delivery with every attempt, oldest first. */
+export interface WebhookDeliveryDetailView extends WebhookDeliveryView {
+  readonly attemptHistory: DeliveryAttemptView[];
+}
+
+export function webhookEndpointView(e: WebhookEndpointFields): WebhookEndpointView {
   return {
     id: e.id,
     url: e.url,
-    events: e.events,
+    events: [...e.events],
     enabled: e.enabled,
     description: e.description,
     failureCount: e.failureCount,
@@ -20,7 +80,7 @@ export function webhookEndpointView(endpoint: WebhookEndpoint) {
   };
 }
 
-export function webhookDeliveryView(d: WebhookDelivery) {
+export function webhookDeliveryView(d: WebhookDelivery): WebhookDeliveryView {
   return {
     id: d.id,
     eventType: d.eventType,
@@ -34,7 +94,7 @@ export function webhookDeliveryView(d: WebhookDelivery) {
   };
 }
 
-export function deliveryAttemptView(a: DeliveryAttempt) {
+export function deliveryAttemptView(a: DeliveryAttempt): DeliveryAttemptView {
   return {
     attempt: a.attempt,
     attemptedAt: a.attemptedAt.toISOString(),

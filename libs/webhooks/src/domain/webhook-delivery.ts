@@ -31,6 +31,9 @@ export const ENDPOINT_DISABLED = 'endpoint disabled';
 /** The error of a delivery the endpoint may no longer receive (its events were chosen by a key with other scopes). */
 export const NOT_PERMITTED = 'not permitted: the endpoint may not receive this event with the scopes of the key that chose its events';
 
+/** The error of a delivery that cannot be signed: its endpoint's stored secret does not open (see WebhookSecretUnreadableError). */
+export const SECRET_UNREADABLE = "signing secret unreadable: the endpoint's stored secret does not open with the configured encryption keys";
+
 /** Longest response excerpt kept per attempt. */
 export const RESPONSE_EXCERPT_BYTES = 1024;
 

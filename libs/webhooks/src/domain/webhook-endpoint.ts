@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ALL_EVENTS, EVENT_READ_SCOPES, type EventType, InsufficientScopeError, isEventType, mayReceiveEvent, newId, type Scope, ValidationError } from '#core/domain';
+import { ALL_EVENTS, EVENT_READ_SCOPES, type EventType, InsufficientScopeError, InvalidStateError, isEventType, mayReceiveEvent, newId, type Scope, ValidationError } from '#core/domain';
 
 /** How long a rotated-out secret keeps signing beside the new one, so receivers can switch without a gap. */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 3600 * 1000;
@@ -27,6 +27,31 @@ export interface WebhookEndpointProps {
   createdByScopes: Scope[] | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** What a key chooses when it registers an endpoint. */
+export interface WebhookEndpointInput {
+  readonly url: string;
+  readonly events: readonly string[];
+  readonly description?: string | null;
+}
+
+/** What an update may change; an omitted field stays as it is. */
+export type WebhookEndpointChanges = Partial<WebhookEndpointInput>;
+
+/**
+ * An endpoint whose stored signing secret does not open with this service's encryption keys (altered in the
+ * database, copied from another endpoint, or sealed by a process with other keys): it cannot sign anything, so
+ * nothing that would send to it or re-seal its secret can proceed.
+ */
+export class WebhookSecretUnreadableError extends InvalidStateError {
+  constructor(readonly endpointId: string) {
+    super(
+      `Webhook endpoint ${endpointId} cannot sign deliveries: its stored signing secret does not open with the configured encryption keys ` +
+        '(ENCRYPTION_KEY, ENCRYPTION_KEY_PREVIOUS); it was altered or copied from another endpoint in the database, or sealed with a key this service does not have. ' +
+        'Restore the stored secret or the key, or delete the endpoint and create it again',
+    );
+  }
 }
 
 export interface AutoDisablePolicy {
@@ -67,7 +92,7 @@ function assertReadable(events: readonly string[], scopes: readonly Scope[] | nu
 export class WebhookEndpoint {
   private constructor(private props: WebhookEndpointProps) {}
 
-  static create(input: { url: string; events: readonly string[]; description?: string | null; scopes: readonly Scope[] | null }, now: Date): WebhookEndpoint {
+  static create(input: WebhookEndpointInput & { scopes: readonly Scope[] | null }, now: Date): WebhookEndpoint {
     const events = normaliseEvents(input.events);
     assertReadable(events, input.scopes);
     return new WebhookEndpoint({
@@ -117,7 +142,7 @@ export class WebhookEndpoint {
   }
 
   /** New events are checked against the updating key's scopes, which then decide what the endpoint receives. */
-  update(changes: { url?: string; events?: readonly string[]; description?: string | null }, scopes: readonly Scope[] | null, now: Date): void {
+  update(changes: WebhookEndpointChanges, scopes: readonly Scope[] | null, now: Date): void {
     if (changes.url !== undefined) this.props.url = changes.url;
     if (changes.events !== undefined) {
       const events = normaliseEvents(changes.events);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import DataLoader from 'dataloader';
 import { isEventType, type KeysetQuery, type KeysetSlice, mayReceiveEvent, newId, readKeysetRows, type Scope, SecretCipher, TransactionHost } from '#core';
-import { type AttemptOutcome, type DeliveryFilter, type DeliveryWork, WebhookDeliveryRepository } from '../application/webhook.repositories.js';
+import { type AttemptOutcome, type DeliveryFilter, type DeliveryWork, WebhookDeliveryRepository } from '../application/webhook-delivery.repository.js';
 import type { DeliveryAttempt, WebhookDelivery } from '../domain/webhook-delivery.js';
 import type { WebhookEndpointProps } from '../domain/webhook-endpoint.js';
 import { ENDPOINT_COLUMNS, endpointOf } from './sql-webhook-endpoint.repository.js';
@@ -32,7 +32,8 @@ export class SqlWebhookDeliveryRepository extends WebhookDeliveryRepository {
     super();
   }
 
-  private async loadWork(ids: readonly string[]): Promise<Array<DeliveryWork | null>> {
+  /** Per delivery: its work, null when it is gone, or the error of an endpoint whose secret does not open (that delivery alone fails). */
+  private async loadWork(ids: readonly string[]): Promise<Array<DeliveryWork | Error | null>> {
     const rows = await this.tx.query<WebhookDelivery & { endpoint: WebhookEndpointProps; eventData: unknown; occurredAt: Date }>(
       `SELECT ${DELIVERY_COLUMNS}, ev.data AS "eventData", ev.occurred_at AS "occurredAt",
          (SELECT row_to_json(x) FROM (SELECT ${ENDPOINT_COLUMNS}) x) AS endpoint
@@ -42,12 +43,15 @@ export class SqlWebhookDeliveryRepository extends WebhookDeliveryRepository {
        WHERE d.id = ANY($1::text[])`,
       [ids],
     );
-    const byId = new Map(
-      rows.map(({ endpoint, eventData, occurredAt, ...delivery }) => [
-        delivery.id,
-        { delivery, endpoint: endpointOf(reviveEndpoint(endpoint), this.cipher), event: { id: delivery.eventId, type: delivery.eventType, occurredAt, data: eventData } },
-      ]),
-    );
+    const byId = new Map<string, DeliveryWork | Error>();
+    for (const { endpoint, eventData, occurredAt, ...delivery } of rows) {
+      try {
+        const event = { id: delivery.eventId, type: delivery.eventType, occurredAt, data: eventData };
+        byId.set(delivery.id, { delivery, endpoint: endpointOf(reviveEndpoint(endpoint), this.cipher), event });
+      } catch (error) {
+        byId.set(delivery.id, error as Error);
+      }
+    }
     return ids.map((id) => byId.get(id) ?? null);
   }
 
@@ -173,7 +177,7 @@ export class SqlWebhookDeliveryRepository extends WebhookDeliveryRepository {
     );
   }
 
-  async recordAttempt(deliveryId: string, outcome: AttemptOutcome): Promise<void> {
+  private async recordAttempt(deliveryId: string, outcome: AttemptOutcome): Promise<void> {
     await this.tx.query(
       `INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt, attempted_at, response_status, duration_ms, error, response_excerpt)
        SELECT $1, d.id, d.attempts, $3, $4, $5, $6, $7 FROM webhook_deliveries d WHERE d.id = $2`,
@@ -205,13 +209,13 @@ export class SqlWebhookDeliveryRepository extends WebhookDeliveryRepository {
     return rows.length;
   }
 
-  async requeue(deliveryId: string, at: Date): Promise<boolean> {
-    const rows = await this.tx.query<{ id: string }>(
-      `UPDATE webhook_deliveries SET status = 'pending', next_retry_at = NULL, due_at = $2, updated_at = $2
-       WHERE id = $1 AND status <> 'pending' RETURNING id`,
-      [deliveryId, at],
+  async requeue(endpointId: string, deliveryId: string, at: Date): Promise<WebhookDelivery | null> {
+    const [row] = await this.tx.query<WebhookDelivery>(
+      `UPDATE webhook_deliveries d SET status = 'pending', next_retry_at = NULL, due_at = $3, updated_at = $3
+       WHERE d.id = $1 AND d.endpoint_id = $2 AND d.status <> 'pending' RETURNING ${DELIVERY_COLUMNS}`,
+      [deliveryId, endpointId, at],
     );
-    return rows.length > 0;
+    return row ?? null;
   }
 
   async overdue(dueBefore: Date, limit: number): Promise<string[]> {

@@ -1,20 +1,33 @@
 import { Injectable } from '@nestjs/common';
-import { type KeysetQuery, type KeysetSlice, readKeysetRows, SecretCipher, TransactionHost } from '#core';
-import { WebhookEndpointRepository } from '../application/webhook.repositories.js';
-import { WebhookEndpoint, type WebhookEndpointProps } from '../domain/webhook-endpoint.js';
+import { type KeysetQuery, type KeysetSlice, readKeysetRows, SecretCipher, SecretCipherError, TransactionHost } from '#core';
+import { WebhookEndpointRepository } from '../application/webhook-endpoint.repository.js';
+import { type WebhookEndpointFields, webhookEndpointView, type WebhookEndpointView } from '../application/webhook-views.js';
+import { WebhookEndpoint, type WebhookEndpointProps, WebhookSecretUnreadableError } from '../domain/webhook-endpoint.js';
 
-export const ENDPOINT_COLUMNS = `e.id, e.url, e.description, e.events, e.enabled, e.secret, e.previous_secret AS "previousSecret",
-  e.previous_secret_until AS "previousSecretUntil", e.failure_count AS "failureCount", e.last_success_at AS "lastSuccessAt",
-  e.last_failure_at AS "lastFailureAt", e.disabled_at AS "disabledAt", e.enabled_at AS "enabledAt", e.created_by_scopes AS "createdByScopes", e.created_at AS "createdAt",
-  e.updated_at AS "updatedAt"`;
+/** What an endpoint shows: no secrets (lists and reads never open them). */
+const VIEW_COLUMNS = `e.id, e.url, e.description, e.events, e.enabled, e.failure_count AS "failureCount", e.last_success_at AS "lastSuccessAt",
+  e.last_failure_at AS "lastFailureAt", e.disabled_at AS "disabledAt", e.created_at AS "createdAt", e.updated_at AS "updatedAt"`;
 
-/** An endpoint from its row: the signing secrets are stored encrypted (bound to the endpoint's ID) and opened here. */
+/** The whole endpoint, secrets (sealed) included. */
+export const ENDPOINT_COLUMNS = `${VIEW_COLUMNS}, e.secret, e.previous_secret AS "previousSecret", e.previous_secret_until AS "previousSecretUntil",
+  e.enabled_at AS "enabledAt", e.created_by_scopes AS "createdByScopes"`;
+
+/**
+ * An endpoint from its row: the signing secrets are stored encrypted (bound to the endpoint's ID) and opened here.
+ * A secret that does not open (altered, copied from another row, sealed with a key this process lacks) is the
+ * endpoint's problem, not the service's: WebhookSecretUnreadableError.
+ */
 export function endpointOf(row: WebhookEndpointProps, cipher: SecretCipher): WebhookEndpoint {
-  return WebhookEndpoint.restore({
-    ...row,
-    secret: cipher.open(row.secret, row.id),
-    previousSecret: row.previousSecret === null ? null : cipher.open(row.previousSecret, row.id),
-  });
+  try {
+    return WebhookEndpoint.restore({
+      ...row,
+      secret: cipher.open(row.secret, row.id),
+      previousSecret: row.previousSecret === null ? null : cipher.open(row.previousSecret, row.id),
+    });
+  } catch (error) {
+    if (error instanceof SecretCipherError) throw new WebhookSecretUnreadableError(row.id);
+    throw error;
+  }
 }
 
 /** Webhook endpoints in PostgreSQL, plain SQL; counters change atomically in the database. Secrets are encrypted at rest. */
@@ -75,9 +88,14 @@ export class SqlWebhookEndpointRepository extends WebhookEndpointRepository {
     return rows.length > 0;
   }
 
-  async find(id: string): Promise<WebhookEndpoint | null> {
-    const [row] = await this.tx.query<WebhookEndpointProps>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints e WHERE e.id = $1`, [id]);
-    return row ? endpointOf(row, this.cipher) : null;
+  async exists(id: string): Promise<boolean> {
+    const rows = await this.tx.query<{ id: string }>('SELECT id FROM webhook_endpoints WHERE id = $1', [id]);
+    return rows.length > 0;
+  }
+
+  async findView(id: string): Promise<WebhookEndpointView | null> {
+    const [row] = await this.tx.query<WebhookEndpointFields>(`SELECT ${VIEW_COLUMNS} FROM webhook_endpoints e WHERE e.id = $1`, [id]);
+    return row ? webhookEndpointView(row) : null;
   }
 
   async findForUpdate(id: string): Promise<WebhookEndpoint | null> {
@@ -85,13 +103,13 @@ export class SqlWebhookEndpointRepository extends WebhookEndpointRepository {
     return row ? endpointOf(row, this.cipher) : null;
   }
 
-  async list(query: KeysetQuery): Promise<KeysetSlice<WebhookEndpoint>> {
-    const slice = await readKeysetRows<WebhookEndpointProps>(
+  async listViews(query: KeysetQuery): Promise<KeysetSlice<WebhookEndpointView>> {
+    const slice = await readKeysetRows<WebhookEndpointFields>(
       this.tx,
-      { select: `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints e`, alias: 'e', columns: { created_desc: 'e.created_at' } },
+      { select: `SELECT ${VIEW_COLUMNS} FROM webhook_endpoints e`, alias: 'e', columns: { created_desc: 'e.created_at' } },
       query,
     );
-    return { rows: slice.rows.map((row) => endpointOf(row, this.cipher)), hasMore: slice.hasMore };
+    return { rows: slice.rows.map(webhookEndpointView), hasMore: slice.hasMore };
   }
 
   async recordFailure(id: string, at: Date): Promise<WebhookEndpoint | null> {

@@ -1,34 +1,52 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { AppConfig, Clock, UnitOfWork, withTimeout } from '#core';
-import { DeliveryDispatcher } from './delivery-dispatcher.js';
-import { WebhookDeliveryRepository } from './webhook.repositories.js';
-
-const BATCH = 500;
-const SWEEP_BATCH = 5_000;
+import { type BeforeApplicationShutdown, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { AppConfig, OutboxNotifications, OutboxSignal, withTimeout } from '#core';
+import { RelayOutboxEventsUseCase } from '../application/relay-outbox-events.use-case.js';
+import { RequeueOverdueDeliveriesUseCase } from '../application/requeue-overdue-deliveries.use-case.js';
 
 /**
- * Moves outbox events to webhook deliveries: claims unrelayed events (FOR UPDATE SKIP LOCKED, so any number of
- * relays share the work), creates one pending delivery per subscribed, enabled endpoint in the same transaction,
- * then queues a job per delivery. Woken at once by NOTIFY or the in-process signal; `sweep` also re-queues
- * deliveries that are overdue, e.g. because their job was lost or Redis was down when they were created.
+ * Runs the outbox relay in a process that runs jobs: woken at once by the in-process signal (events recorded in
+ * this process) and by PostgreSQL LISTEN/NOTIFY through OutboxNotifications (events recorded by any process: other
+ * API processes, the CLI), and swept periodically (WEBHOOK_SWEEP_INTERVAL_MS) for anything a wake-up missed and
+ * for overdue deliveries. One relay run and one sweep at a time; a wake-up during a run makes it go round once
+ * more. It stops before the database closes, waiting for the runs under way.
  */
 @Injectable()
-export class OutboxRelay {
-  private readonly logger = new Logger(OutboxRelay.name);
+export class OutboxRelayRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('OutboxRelay');
+  private readonly unsubscribe: Array<() => void> = [];
+  private sweepTimer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
   private sweeping: Promise<void> | null = null;
-  private stopped = false;
+  private readonly stopping = new AbortController();
   /** Runs not finished yet, including any a deadline gave up waiting for. */
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
-    private readonly deliveries: WebhookDeliveryRepository,
-    private readonly dispatcher: DeliveryDispatcher,
-    private readonly unitOfWork: UnitOfWork,
-    private readonly clock: Clock,
+    private readonly relay: RelayOutboxEventsUseCase,
+    private readonly requeueOverdue: RequeueOverdueDeliveriesUseCase,
+    private readonly signal: OutboxSignal,
+    private readonly notifications: OutboxNotifications,
     private readonly config: AppConfig,
   ) {}
+
+  onApplicationBootstrap(): void {
+    this.unsubscribe.push(this.signal.subscribe(() => void this.wake()));
+    this.unsubscribe.push(this.notifications.subscribe(() => void this.wake()));
+    this.sweepTimer = setInterval(() => void this.sweep(), this.config.webhooks.sweepIntervalMs);
+    this.sweepTimer.unref();
+    void this.sweep();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    await this.stop();
+  }
+
+  private get stopped(): boolean {
+    return this.stopping.signal.aborted;
+  }
 
   /**
    * How long one relay or sweep run may take before the next wake-up starts a new one. Every query is bounded by
@@ -45,7 +63,7 @@ export class OutboxRelay {
     return this.single('running', 'Outbox relay', async () => {
       do {
         this.again = false;
-        await this.relayAll();
+        await this.relay.execute(this.stopping.signal);
       } while (this.again && !this.stopped);
     });
   }
@@ -54,10 +72,16 @@ export class OutboxRelay {
   sweep(): Promise<void> {
     return this.single('sweeping', 'Webhook sweep', async () => {
       await this.wake();
-      const dueBefore = new Date(this.clock.now().getTime() - this.config.webhooks.sweepIntervalMs);
-      const overdue = await this.deliveries.overdue(dueBefore, SWEEP_BATCH);
-      if (overdue.length > 0) await this.dispatcher.enqueue(overdue);
+      await this.requeueOverdue.execute();
     });
+  }
+
+  /** No new runs; waits (up to `timeoutMs`) for those under way, so they finish before the database closes. */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    this.stopping.abort();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    clearTimeout(timer);
   }
 
   /**
@@ -75,17 +99,6 @@ export class OutboxRelay {
     return run;
   }
 
-  /** No new runs; waits (up to `timeoutMs`) for those under way, so they finish before the database closes. */
-  async stop(timeoutMs = 10_000): Promise<void> {
-    this.stopped = true;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled([...this.inFlight]),
-      new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
-    ]);
-    clearTimeout(timer);
-  }
-
   private track<T>(run: Promise<T>): Promise<T> {
     this.inFlight.add(run);
     const forget = () => this.inFlight.delete(run);
@@ -99,16 +112,6 @@ export class OutboxRelay {
       await withTimeout(run, this.runDeadlineMs, `a run did not finish within ${this.runDeadlineMs} ms; the next one starts afresh`);
     } catch (error) {
       this.logger.warn(`${what}: ${(error as Error).message}`);
-    }
-  }
-
-  private async relayAll(): Promise<void> {
-    for (;;) {
-      if (this.stopped) return;
-      const batch = await this.unitOfWork.run(() => this.deliveries.relayBatch(BATCH, this.clock.now()));
-      if (batch.events === 0) return;
-      await this.dispatcher.enqueue(batch.deliveryIds);
-      if (batch.events < BATCH) return;
     }
   }
 }

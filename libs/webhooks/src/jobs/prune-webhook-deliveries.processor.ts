@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { JobName, JobProcessor, ProcessesJob } from '#core';
-import { PruneWebhookDeliveriesUseCase } from '#webhooks';
+import { PruneWebhookDeliveriesUseCase } from '../application/prune-webhook-deliveries.use-case.js';
 
 @ProcessesJob(JobName.PruneWebhookDeliveries, { repeatEveryMs: 3_600_000 })
 export class PruneWebhookDeliveriesProcessor extends JobProcessor<JobName.PruneWebhookDeliveries> {

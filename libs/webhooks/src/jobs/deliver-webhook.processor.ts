@@ -1,5 +1,5 @@
 import { JobName, JobProcessor, type JobPayloads, ProcessesJob } from '#core';
-import { DeliverWebhookUseCase } from '#webhooks';
+import { DeliverWebhookUseCase } from '../application/deliver-webhook.use-case.js';
 
 /**
  * One attempt per job. Many at once: a delivery mostly waits on the network, and each endpoint has its own cap

@@ -1,0 +1,21 @@
+import { Injectable } from '@nestjs/common';
+import { type CursorPage, type CursorRequest, Paginator } from '#core';
+import { WebhookEndpointRepository } from './webhook-endpoint.repository.js';
+import type { WebhookEndpointView } from './webhook-views.js';
+
+const ENDPOINTS_LIST = 'webhook_endpoints';
+
+/** Newest first; secrets are never listed (nor opened). */
+@Injectable()
+export class ListWebhooksUseCase {
+  constructor(
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly paginator: Paginator,
+  ) {}
+
+  async execute(request: CursorRequest): Promise<CursorPage<WebhookEndpointView>> {
+    const query = this.paginator.query(ENDPOINTS_LIST, request, 'created_desc');
+    const slice = await this.endpoints.listViews(query);
+    return this.paginator.page(ENDPOINTS_LIST, query, slice, (e) => ({ value: e.createdAt, id: e.id }), (e) => e);
+  }
+}
