@@ -26,7 +26,13 @@ export class CreateSectionUseCase {
     const helpdesk = await this.helpdesk.get();
     return this.unitOfWork.run(async () => {
       const now = this.clock.now();
-      const position = command.position ?? (await this.sections.nextPosition());
+      let position = command.position ?? null;
+      if (position === null) {
+        // Serialised, so sections created at once each go after the last one (and before the default lock
+        // below, in the same order for every creation, so two cannot deadlock).
+        await this.sections.lockNextPosition();
+        position = await this.sections.nextPosition();
+      }
       const section = Section.create({ helpdeskId: helpdesk.id, name: command.name, position }, now);
       if (command.isDefault) {
         // Serialised: two concurrent new defaults would each clear the old one and collide on the one-default index.

@@ -22,6 +22,12 @@ export abstract class SectionRepository {
   abstract lockDefault(): Promise<void>;
   /** Keyset page ordered by (position, id). */
   abstract list(query: KeysetQuery): Promise<KeysetSlice<Section>>;
+  /**
+   * Serialises choosing the next position until the current transaction ends, so that sections created at once
+   * without a position each go after the last one instead of sharing its next position.
+   */
+  abstract lockNextPosition(): Promise<void>;
+  /** The position after the last section's. */
   abstract nextPosition(): Promise<number>;
   abstract insert(section: Section): Promise<void>;
   /** Saves the section's fields and its translations. */

@@ -4,6 +4,7 @@ import { type FindOptions, SectionRepository } from '../application/section.repo
 import { Section, type SectionProps, type SectionTranslation } from '../domain/section.js';
 
 const DEFAULT_SECTION_LOCK_ID = 724_311_102;
+const NEXT_POSITION_LOCK_ID = 724_311_103;
 
 const SECTION_COLUMNS = `s.id, s.helpdesk_id AS "helpdeskId", s.name, s.is_default AS "isDefault", s.position,
   s.created_at AS "createdAt", s.updated_at AS "updatedAt"`;
@@ -35,6 +36,10 @@ export class SqlSectionRepository extends SectionRepository {
   async list(query: KeysetQuery): Promise<KeysetSlice<Section>> {
     const slice = await readKeysetRows<SectionRow>(this.tx, { select: SELECT_SECTIONS, alias: 's', columns: { position_asc: 's.position' } }, query);
     return { rows: await this.withTranslations(slice.rows), hasMore: slice.hasMore };
+  }
+
+  async lockNextPosition(): Promise<void> {
+    await this.tx.query('SELECT pg_advisory_xact_lock($1)', [NEXT_POSITION_LOCK_ID]);
   }
 
   async nextPosition(): Promise<number> {
