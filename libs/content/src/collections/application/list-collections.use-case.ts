@@ -3,7 +3,7 @@ import { type CursorPage, type CursorRequest, Paginator } from '#core';
 import type { Collection } from '../domain/collection.js';
 import { type CollectionFilter, CollectionRepository } from './collection.repository.js';
 
-export const COLLECTIONS_LIST = 'collections';
+const COLLECTIONS_LIST = 'collections';
 
 /** Collections, newest first, cursor-paginated. */
 @Injectable()

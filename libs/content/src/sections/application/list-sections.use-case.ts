@@ -3,7 +3,7 @@ import { type CursorPage, type CursorRequest, Paginator } from '#core';
 import type { Section } from '../domain/section.js';
 import { SectionRepository } from './section.repository.js';
 
-export const SECTIONS_LIST = 'sections';
+const SECTIONS_LIST = 'sections';
 
 /** Sections in display order (position, then ID), cursor-paginated. */
 @Injectable()
