@@ -1,0 +1,319 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { Test, type TestingModule } from '@nestjs/testing';
+import pg from 'pg';
+import {
+  AppConfig,
+  CoreModule,
+  createLogger,
+  EventOutbox,
+  InsufficientScopeError,
+  InvalidStateError,
+  JobName,
+  type JobOptions,
+  type JobPayloads,
+  JobQueue,
+  NotFoundError,
+  PinoNestLogger,
+  Principal,
+  SecretCipher,
+  UnitOfWork,
+} from '#core';
+import {
+  CreateWebhookUseCase,
+  DeliverWebhookUseCase,
+  DisableWebhookUseCase,
+  GetWebhookUseCase,
+  ListWebhooksUseCase,
+  RelayOutboxEventsUseCase,
+  RetryWebhookDeliveryUseCase,
+  RotateWebhookSecretUseCase,
+  SendTestWebhookUseCase,
+  WebhooksModule,
+  WebhookSecretUnreadableError,
+} from '#webhooks';
+import { MIGRATIONS } from '#migrations';
+import { type SendResult, WebhookSender } from '../../libs/webhooks/src/application/webhook-sender.port.js';
+import { SECRET_UNREADABLE } from '../../libs/webhooks/src/domain/webhook-delivery.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { TEST_APP_SECRET } from '../support/env.js';
+
+// The webhooks' use cases below HTTP: WebhooksModule with its SQL adapters against a PostgreSQL database of this
+// file's own. The job queue and the sender are recorders (nothing leaves the process); everything else is real:
+// the unit of work, the row locks, the encryption of secrets at rest.
+
+jest.setTimeout(60_000);
+
+/** A public address (no DNS lookup when the URL is checked); nothing is ever sent to it. */
+const URL_BASE = 'https://93.184.215.14/hooks';
+const HOUR = 3600 * 1000;
+
+/** A key that may manage webhooks and read published content, nothing more. */
+const reader = new Principal('key_reader', ['webhooks:manage', 'content:read']);
+const manager = new Principal('key_manager', ['webhooks:manage', 'content:read', 'content:write', 'analytics:read']);
+
+interface QueuedJob {
+  readonly name: JobName;
+  readonly jobId: string | undefined;
+  readonly payload: unknown;
+}
+
+/** The job queue, recording what it is asked to do. */
+class RecordingJobQueue extends JobQueue {
+  readonly added: QueuedJob[] = [];
+  readonly removed: Array<{ name: JobName; jobId: string }> = [];
+
+  async add<N extends JobName>(name: N, payload: JobPayloads[N], options?: JobOptions): Promise<void> {
+    this.added.push({ name, jobId: options?.jobId, payload });
+  }
+
+  async addBulk<N extends JobName>(name: N, jobs: ReadonlyArray<{ payload: JobPayloads[N]; options?: JobOptions }>): Promise<void> {
+    for (const job of jobs) this.added.push({ name, jobId: job.options?.jobId, payload: job.payload });
+  }
+
+  async remove(name: JobName, jobId: string): Promise<void> {
+    this.removed.push({ name, jobId });
+  }
+
+  async repeat(): Promise<void> {}
+
+  async ping(): Promise<void> {}
+
+  /** Jobs queued for one delivery. */
+  deliveriesOf(deliveryId: string): QueuedJob[] {
+    return this.added.filter((job) => job.name === JobName.DeliverWebhook && job.jobId === deliveryId);
+  }
+}
+
+/** The sender, recording every POST and answering 200. */
+class RecordingSender extends WebhookSender {
+  readonly posts: Array<{ url: string; headers: Record<string, string>; body: string }> = [];
+
+  async post(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+    this.posts.push({ url, headers, body });
+    return { status: 200, retryAfter: undefined, excerpt: 'ok', error: null, durationMs: 1 };
+  }
+}
+
+describe('webhooks use cases (real PostgreSQL)', () => {
+  let database: TestDatabase;
+  let dataDir: string;
+  let moduleRef: TestingModule;
+  let db: pg.Client;
+  let n = 0;
+  const queue = new RecordingJobQueue();
+  const sender = new RecordingSender();
+
+  const use = <T>(type: abstract new (...args: never[]) => T): T => moduleRef.get(type as never, { strict: false });
+  const url = (label: string) => `${URL_BASE}/${label}-${++n}`;
+
+  async function rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return (await db.query(sql, params)).rows as T[];
+  }
+
+  /** The error a promise rejects with (fails when it resolves). */
+  async function failure(promise: Promise<unknown>): Promise<unknown> {
+    return promise.then(
+      () => {
+        throw new Error('expected a rejection');
+      },
+      (error: unknown) => error,
+    );
+  }
+
+  /** The endpoint's stored secrets, opened. */
+  async function storedSecrets(endpointId: string): Promise<{ secret: string; previous: string | null; sealed: string }> {
+    const [row] = await rows<{ secret: string; previous: string | null }>('SELECT secret, previous_secret AS previous FROM webhook_endpoints WHERE id = $1', [endpointId]);
+    const cipher = use(SecretCipher);
+    return { sealed: row!.secret, secret: cipher.open(row!.secret, endpointId), previous: row!.previous === null ? null : cipher.open(row!.previous, endpointId) };
+  }
+
+  /** An endpoint with one failed webhook.test delivery. */
+  async function failedDelivery(label: string): Promise<{ endpointId: string; deliveryId: string }> {
+    const endpoint = await use(CreateWebhookUseCase).execute({ url: url(label), events: ['*'] }, manager);
+    const { deliveryId } = await use(SendTestWebhookUseCase).execute(endpoint.id);
+    await db.query(
+      `UPDATE webhook_deliveries SET status = 'failed', attempts = 8, response_status = 500, error = 'HTTP 500', next_retry_at = NULL, due_at = NULL WHERE id = $1`,
+      [deliveryId],
+    );
+    return { endpointId: endpoint.id, deliveryId };
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataDir = mkdtempSync(join(tmpdir(), 'hc-webhooks-'));
+    const config = AppConfig.fromEnv({ DATABASE_URL: database.url, DATA_DIR: dataDir, APP_SECRET: TEST_APP_SECRET, LOG_LEVEL: 'silent', PUBLIC_URL: 'http://help.test' });
+    moduleRef = await Test.createTestingModule({
+      imports: [CoreModule.forRoot(config, { migrations: MIGRATIONS, migrate: true, runsJobs: false }), WebhooksModule],
+    })
+      .overrideProvider(JobQueue)
+      .useValue(queue)
+      .overrideProvider(WebhookSender)
+      .useValue(sender)
+      .setLogger(new PinoNestLogger(createLogger('silent')))
+      .compile();
+    await moduleRef.init();
+    db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db?.end();
+    await moduleRef?.close();
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    queue.added.length = 0;
+    queue.removed.length = 0;
+    sender.posts.length = 0;
+  });
+
+  describe('create', () => {
+    it('an endpoint receives only what the creating key may read: a named event it may not is refused, "*" is what it may read', async () => {
+      const refusedUrl = url('refused');
+      const refused = await failure(use(CreateWebhookUseCase).execute({ url: refusedUrl, events: ['section.created', 'article.created'] }, reader));
+      expect(refused).toBeInstanceOf(InsufficientScopeError);
+      expect(refused).toMatchObject({ code: 'insufficient_scope', scope: 'content:write' });
+      expect(await rows('SELECT 1 FROM webhook_endpoints WHERE url = $1', [refusedUrl])).toEqual([]);
+
+      const created = await use(CreateWebhookUseCase).execute({ url: url('narrow'), events: ['*'], description: 'Content read only' }, reader);
+      expect(created).toMatchObject({ events: ['*'], enabled: true, description: 'Content read only', failureCount: 0, secret: expect.stringMatching(/^whsec_/) });
+      // The secret is shown here, and stored only sealed; the key's scopes are kept with the endpoint.
+      const stored = await storedSecrets(created.id);
+      expect(stored.sealed).toMatch(/^enc:v1:/);
+      expect(stored.secret).toBe(created.secret);
+      const [row] = await rows<{ scopes: string[] }>('SELECT created_by_scopes AS scopes FROM webhook_endpoints WHERE id = $1', [created.id]);
+      expect(row!.scopes).toEqual(['webhooks:manage', 'content:read']);
+      // What a read shows is what the creation returned, without the secret.
+      const { secret: _secret, ...shown } = created;
+      expect(await use(GetWebhookUseCase).execute(created.id)).toEqual({ ...shown, deliveries: [] });
+
+      // Fan-out: of a draft's event and a section's, only the section's reaches this endpoint.
+      await use(UnitOfWork).run(async () => {
+        await use(EventOutbox).record('article.created', { id: 'art_1' });
+        await use(EventOutbox).record('section.created', { id: 'sec_1' });
+      });
+      expect(await use(RelayOutboxEventsUseCase).execute()).toBeGreaterThanOrEqual(2);
+      const deliveries = await rows<{ id: string; eventType: string }>('SELECT id, event_type AS "eventType" FROM webhook_deliveries WHERE endpoint_id = $1', [created.id]);
+      expect(deliveries.map((d) => d.eventType)).toEqual(['section.created']);
+      expect(queue.deliveriesOf(deliveries[0]!.id)).toHaveLength(1);
+    });
+  });
+
+  describe('rotate the secret', () => {
+    it('returns the new secret once; the old one stays beside it for 24 hours; rotations at once take turns and lose no secret', async () => {
+      const created = await use(CreateWebhookUseCase).execute({ url: url('rotate'), events: ['section.created'] }, manager);
+      const before = Date.now();
+      const rotated = await use(RotateWebhookSecretUseCase).execute(created.id);
+      expect(rotated.secret).toMatch(/^whsec_/);
+      expect(rotated.secret).not.toBe(created.secret);
+      expect(Date.parse(rotated.previousSecretExpiresAt) - before).toBeGreaterThanOrEqual(24 * HOUR - 1000);
+      expect(Date.parse(rotated.previousSecretExpiresAt) - Date.now()).toBeLessThanOrEqual(24 * HOUR);
+      expect(await storedSecrets(created.id)).toMatchObject({ secret: rotated.secret, previous: created.secret });
+
+      // Two rotations at once: the endpoint's row lock makes one follow the other, so the later one keeps the
+      // earlier one's new secret as its previous one (neither overwrites the other's).
+      const both = await Promise.all([use(RotateWebhookSecretUseCase).execute(created.id), use(RotateWebhookSecretUseCase).execute(created.id)]);
+      const stored = await storedSecrets(created.id);
+      const last = both.find((r) => r.secret === stored.secret)!;
+      const first = both.find((r) => r !== last)!;
+      expect(last).toBeDefined();
+      expect(stored.previous).toBe(first.secret);
+    });
+  });
+
+  describe('retry a delivery', () => {
+    it('puts a failed delivery back to pending and queues it after the commit; refuses a pending one, an unknown one and a disabled endpoint', async () => {
+      const { endpointId, deliveryId } = await failedDelivery('retry');
+      queue.added.length = 0;
+
+      const retried = await use(RetryWebhookDeliveryUseCase).execute(endpointId, deliveryId);
+      expect(retried).toEqual({
+        id: deliveryId,
+        eventType: 'webhook.test',
+        status: 'pending',
+        responseStatus: 500,
+        attempts: 8,
+        error: 'HTTP 500',
+        createdAt: expect.any(String),
+        deliveredAt: null,
+        nextRetryAt: null,
+      });
+      const [row] = await rows<{ status: string; dueAt: Date | null }>('SELECT status, due_at AS "dueAt" FROM webhook_deliveries WHERE id = $1', [deliveryId]);
+      expect(row).toMatchObject({ status: 'pending', dueAt: expect.any(Date) });
+      // The job of an earlier attempt is dropped, then the delivery is queued under its own ID.
+      expect(queue.removed).toEqual([{ name: JobName.DeliverWebhook, jobId: deliveryId }]);
+      expect(queue.deliveriesOf(deliveryId)).toHaveLength(1);
+
+      const again = await failure(use(RetryWebhookDeliveryUseCase).execute(endpointId, deliveryId));
+      expect(again).toBeInstanceOf(InvalidStateError);
+      expect(again).toMatchObject({ message: expect.stringContaining('pending already') });
+
+      const other = await use(CreateWebhookUseCase).execute({ url: url('other'), events: ['*'] }, manager);
+      expect(await failure(use(RetryWebhookDeliveryUseCase).execute(other.id, deliveryId))).toBeInstanceOf(NotFoundError);
+      expect(await failure(use(RetryWebhookDeliveryUseCase).execute(endpointId, 'whdl_01JD3Q7W6S1X0Y2Z3A4B5C6D7E'))).toBeInstanceOf(NotFoundError);
+
+      // Disabling fails what was pending; a retry must wait for the endpoint to be enabled.
+      await use(DisableWebhookUseCase).execute(endpointId);
+      expect(await rows('SELECT status, error FROM webhook_deliveries WHERE id = $1', [deliveryId])).toEqual([{ status: 'failed', error: 'endpoint disabled' }]);
+      const disabled = await failure(use(RetryWebhookDeliveryUseCase).execute(endpointId, deliveryId));
+      expect(disabled).toBeInstanceOf(InvalidStateError);
+      expect(disabled).toMatchObject({ message: expect.stringContaining('disabled') });
+    });
+
+    it('of concurrent retries of one delivery, one wins and queues it once; the others are 409', async () => {
+      const { endpointId, deliveryId } = await failedDelivery('concurrent');
+      queue.added.length = 0;
+
+      const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => use(RetryWebhookDeliveryUseCase).execute(endpointId, deliveryId)));
+      const won = outcomes.filter((o) => o.status === 'fulfilled');
+      const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+      expect(won).toHaveLength(1);
+      expect(lost).toHaveLength(5);
+      for (const { reason } of lost) expect(reason).toBeInstanceOf(InvalidStateError);
+      expect(queue.deliveriesOf(deliveryId)).toHaveLength(1);
+      expect(await rows('SELECT status FROM webhook_deliveries WHERE id = $1', [deliveryId])).toEqual([{ status: 'pending' }]);
+    });
+  });
+
+  describe('an endpoint whose stored secret does not open', () => {
+    it('is invalid_state where something would be signed for it, is still listed and read, and its deliveries fail with the reason', async () => {
+      const tampered = await use(CreateWebhookUseCase).execute({ url: url('tampered'), events: ['*'] }, manager);
+      const healthy = await use(CreateWebhookUseCase).execute({ url: url('healthy'), events: ['*'] }, manager);
+      const { deliveryId: stuck } = await use(SendTestWebhookUseCase).execute(tampered.id);
+      const { deliveryId: fine } = await use(SendTestWebhookUseCase).execute(healthy.id);
+      // A sealed value copied from another endpoint's row does not open: it is bound to its own row.
+      await db.query('UPDATE webhook_endpoints SET secret = (SELECT secret FROM webhook_endpoints WHERE id = $2) WHERE id = $1', [tampered.id, healthy.id]);
+
+      const test = await failure(use(SendTestWebhookUseCase).execute(tampered.id));
+      expect(test).toBeInstanceOf(WebhookSecretUnreadableError);
+      expect(test).toBeInstanceOf(InvalidStateError);
+      expect(test).toMatchObject({ code: 'invalid_state', message: expect.stringContaining(tampered.id) });
+      expect((test as Error).message).toMatch(/ENCRYPTION_KEY/);
+      expect(await rows('SELECT id FROM webhook_deliveries WHERE endpoint_id = $1', [tampered.id])).toEqual([{ id: stuck }]);
+      expect(await failure(use(RotateWebhookSecretUseCase).execute(tampered.id))).toBeInstanceOf(WebhookSecretUnreadableError);
+
+      // Reads never open secrets.
+      expect(await use(GetWebhookUseCase).execute(tampered.id)).toMatchObject({ id: tampered.id, deliveries: [{ id: stuck, status: 'pending' }] });
+      const listed = await use(ListWebhooksUseCase).execute({ pageSize: 100 });
+      expect(listed.results.map((e) => e.id)).toEqual(expect.arrayContaining([tampered.id, healthy.id]));
+
+      // Delivered together (one batched read): the tampered endpoint's delivery fails with the reason and sends
+      // nothing; the other one is sent as usual.
+      await Promise.all([use(DeliverWebhookUseCase).execute(stuck), use(DeliverWebhookUseCase).execute(fine)]);
+      expect(sender.posts.map((p) => p.url)).toEqual([healthy.url]);
+      const states = await rows<{ id: string; status: string; error: string | null; attempts: number }>(
+        'SELECT id, status, error, attempts FROM webhook_deliveries WHERE id = ANY($1) ORDER BY id',
+        [[stuck, fine]],
+      );
+      expect(states).toEqual(
+        expect.arrayContaining([
+          { id: stuck, status: 'failed', error: SECRET_UNREADABLE, attempts: 1 },
+          { id: fine, status: 'success', error: null, attempts: 1 },
+        ]),
+      );
+    });
+  });
+});
