@@ -32,7 +32,7 @@ import {
 } from './webhook.response.js';
 
 /** The 409 of the routes that load an endpoint to change it or send to it, when its secret cannot be opened. */
-const UNREADABLE_SECRET = '409 invalid_state when the endpoint\'s stored signing secret does not open with the configured encryption keys (see POST /webhooks/{id}/test).';
+const UNREADABLE_SECRET = "409 invalid_state when the endpoint's stored signing secret does not open with the configured encryption keys (see POST /webhooks/{id}/test).";
 
 @ApiTags('Webhooks')
 @Controller('webhooks')

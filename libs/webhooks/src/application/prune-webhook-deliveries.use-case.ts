@@ -3,7 +3,7 @@ import { Clock, UnitOfWork } from '#core';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository.js';
 
 /** Delivery records are kept for 30 days. */
-export const DELIVERY_RETENTION_MS = 30 * 24 * 3600 * 1000;
+const DELIVERY_RETENTION_MS = 30 * 24 * 3600 * 1000;
 
 /** Deletes deliveries (with their attempts) and relayed events older than 30 days. */
 @Injectable()
