@@ -13,7 +13,7 @@ const MEANINGS: Readonly<Record<ErrorCode, string>> = {
   not_found: 'No such resource, or one this key may not see (a draft for a key without content:write), or no such route.',
   slug_taken: 'Another article already uses this slug. Choose another `slug`.',
   invalid_state:
-    'The resource is not in a state that allows the operation: editing or publishing a trashed article, unpublishing one that is not published, restoring one that is not trashed, deleting the default section or a section or collection that still holds content, cancelling a finished task, applying an output that is not proposed, testing a disabled webhook endpoint, retrying a pending delivery.',
+    'The resource is not in a state that allows the operation: editing or publishing a trashed article, unpublishing one that is not published, restoring one that is not trashed, deleting the default section or a section or collection that still holds content, cancelling a finished task, applying an output that is not proposed, testing a disabled webhook endpoint, retrying a pending delivery, sending to or changing a webhook endpoint whose stored signing secret does not open with the configured encryption keys.',
   idempotency_key_in_use: 'A request with this `Idempotency-Key` is still running. Wait for it, then retry: the retry replays its result.',
   conflict: 'The change clashes with other data: a collection `shortId` or a help center user email that is already taken.',
   idempotency_key_reused: 'This `Idempotency-Key` was used within 24 hours for a different request (method, path or body). Use a new key for a new request.',
