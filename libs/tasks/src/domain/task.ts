@@ -81,5 +81,5 @@ export function titleFromInstruction(instruction: string): string {
 }
 
 /** The request part of "write an article about X", "draft a guide on X", … (X is the topic). */
-export const WRITE_REQUEST =
+const WRITE_REQUEST =
   /^(?:please\s+)?(?:write|draft|create|add|make|document)\s+(?:a\s+|an\s+|the\s+)?(?:new\s+)?(?:help\s+)?(?:article|guide|page|doc|faq|how-to)\s*(?:about|on|for|covering|explaining|describing|that explains)?\s*(.+)$/i;
