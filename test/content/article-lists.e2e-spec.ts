@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Response } from 'supertest';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { ARTICLE_KEYS, NO_LIMITS } from '../support/articles.js';
+import { clockPast } from '../support/clock.js';
 import { errorBody } from '../support/errors.js';
+import { outcome } from '../support/outcome.js';
+import { defaultSectionId } from '../support/sections.js';
 
 jest.setTimeout(60_000);
-
 
 interface Article {
   id: string;
@@ -30,16 +32,6 @@ interface Known {
   id: string;
   status: 'draft' | 'published' | 'trashed';
   collectionId: string | null;
-}
-
-/** Status and body only, so a failed expectation prints something readable. */
-function outcome(res: { status: number; body: unknown }): { status: number; body: unknown } {
-  return { status: res.status, body: res.body };
-}
-
-/** Waits until the clock (the app runs in this process) has passed `iso`, so the next write gets a later timestamp. */
-async function clockPast(iso: string): Promise<void> {
-  while (Date.now() <= Date.parse(iso)) await new Promise((resolve) => setTimeout(resolve, 1));
 }
 
 describe('GET /v1/articles', () => {
@@ -104,7 +96,7 @@ describe('GET /v1/articles', () => {
     writer = await t.key(['content:write']);
     publishOnly = await t.key(['content:publish']);
     editor = await t.key(['content:write', 'content:publish']);
-    general = ((await t.http.get('/v1/sections').set(bearer(reader)).expect(200)).body.results as Array<{ id: string; isDefault: boolean }>).find((s) => s.isDefault)!.id;
+    general = await defaultSectionId(t, reader);
     colA = (await t.http.post('/v1/collections').set(bearer(editor)).send({ title: 'A' }).expect(201)).body.id;
     colB = (await t.http.post('/v1/collections').set(bearer(editor)).send({ title: 'B' }).expect(201)).body.id;
     // One at a time, so that creation order is well defined. 21 published: more than one default page.

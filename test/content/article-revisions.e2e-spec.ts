@@ -3,17 +3,16 @@ import { applyPatch } from 'diff';
 import pg from 'pg';
 import type { Response } from 'supertest';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { NO_LIMITS } from '../support/articles.js';
 import { errorBody } from '../support/errors.js';
+import { ISO_MS, REVISION_ID, ULID, UNKNOWN_ARTICLE } from '../support/formats.js';
+import { outcome } from '../support/outcome.js';
+import { defaultSectionId } from '../support/sections.js';
 
 jest.setTimeout(60_000);
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
-const REVISION_ID = new RegExp(`^rev_${ULID}$`);
 const KEY_ID = new RegExp(`^key_${ULID}$`);
-const UNKNOWN_ARTICLE = 'art_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
 const UNKNOWN_REVISION = 'rev_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
-const NO_LIMITS = { RATE_LIMIT_CREATE_ARTICLES_PER_HOUR: '100000', RATE_LIMIT_REQUESTS_PER_MINUTE: '100000' };
 const SUMMARY_KEYS = ['articleId', 'createdAt', 'createdByKeyId', 'id', 'title', 'version'];
 const DIFF_KEYS = ['addedLines', 'articleId', 'changed', 'diff', 'from', 'removedLines', 'to', 'truncated'];
 
@@ -38,11 +37,6 @@ interface Diff {
   addedLines: number;
   removedLines: number;
   truncated: boolean;
-}
-
-/** Status and body only, so a failed expectation prints something readable. */
-function outcome(res: { status: number; body: unknown }): { status: number; body: unknown } {
-  return { status: res.status, body: res.body };
 }
 
 describe('article revisions', () => {
@@ -83,7 +77,7 @@ describe('article revisions', () => {
     editor = await t.key(['content:write', 'content:publish']);
     db = new pg.Client({ connectionString: t.databaseUrl! });
     await db.connect();
-    general = ((await t.http.get('/v1/sections').set(bearer(reader)).expect(200)).body.results as Array<{ id: string; isDefault: boolean }>).find((s) => s.isDefault)!.id;
+    general = await defaultSectionId(t, reader);
 
     articleId = (await create({ title: 'Revised article', markdown: 'First line\n\nSecond line\n\nThird line' })).id;
     await t.http.patch(`/v1/articles/${articleId}`).set(bearer(writer)).send({ markdown: 'First line\n\nSecond line, changed\n\nThird line\n\nFourth line' }).expect(200);

@@ -3,19 +3,17 @@ import pg from 'pg';
 import type { Response } from 'supertest';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { ARTICLE_KEYS, NO_LIMITS } from '../support/articles.js';
+import { clockPast } from '../support/clock.js';
 import { errorBody } from '../support/errors.js';
+import { ARTICLE_ID, ISO_MS, REVISION_ID, ULID, UNKNOWN_ARTICLE, UNKNOWN_COLLECTION, UNKNOWN_SECTION } from '../support/formats.js';
+import { outcome } from '../support/outcome.js';
+import { allItems } from '../support/pages.js';
+import { defaultSectionId } from '../support/sections.js';
+import { uniqueTitle } from '../support/unique.js';
 
 jest.setTimeout(60_000);
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
-const ARTICLE_ID = new RegExp(`^art_${ULID}$`);
 const DRAFT_ID = new RegExp(`^drf_${ULID}$`);
-const REVISION_ID = new RegExp(`^rev_${ULID}$`);
-const UNKNOWN_ARTICLE = 'art_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
-const UNKNOWN_SECTION = 'sect_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
-const UNKNOWN_COLLECTION = 'col_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
-
 
 interface Article {
   id: string;
@@ -35,23 +33,6 @@ interface Article {
   createdAt: string;
   updatedAt: string;
   draft_id?: string | null;
-}
-
-/** Status and body only, so a failed expectation prints something readable. */
-function outcome(res: { status: number; body: unknown }): { status: number; body: unknown } {
-  return { status: res.status, body: res.body };
-}
-
-/** Waits until the clock (the app runs in this process) has passed `iso`, so the next write gets a later timestamp. */
-async function clockPast(iso: string): Promise<void> {
-  while (Date.now() <= Date.parse(iso)) await new Promise((resolve) => setTimeout(resolve, 1));
-}
-
-let counter = 0;
-/** A title no other test uses (so generated slugs never collide by accident). */
-function uniqueTitle(label: string): string {
-  counter += 1;
-  return `${label} ${counter}`;
 }
 
 describe('articles', () => {
@@ -134,19 +115,8 @@ describe('articles', () => {
   }
 
   /** Every article of a cursor list (all pages), with the same query on each page. */
-  async function listAll(query: Record<string, string>, key = editor): Promise<Article[]> {
-    const items: Article[] = [];
-    let cursor: string | null = null;
-    do {
-      const res: Response = await t.http
-        .get('/v1/articles')
-        .query({ page_size: '100', ...query, ...(cursor ? { start_cursor: cursor } : {}) })
-        .set(bearer(key));
-      expect(outcome(res)).toMatchObject({ status: 200 });
-      items.push(...(res.body.results as Article[]));
-      cursor = res.body.next_cursor;
-    } while (cursor);
-    return items;
+  function listAll(query: Record<string, string>, key = editor): Promise<Article[]> {
+    return allItems<Article>(t, '/v1/articles', query, key);
   }
 
   async function section(name: string): Promise<string> {
@@ -166,8 +136,7 @@ describe('articles', () => {
     legacy = await t.key(null);
     db = new pg.Client({ connectionString: t.databaseUrl! });
     await db.connect();
-    const sections = (await t.http.get('/v1/sections').set(bearer(reader)).expect(200)).body.results as Array<{ id: string; isDefault: boolean }>;
-    general = sections.find((s) => s.isDefault)!.id;
+    general = await defaultSectionId(t, reader);
   });
   afterAll(async () => {
     await db.end();
@@ -1174,7 +1143,7 @@ describe('POST /v1/articles rate limit (default configuration)', () => {
     db = new pg.Client({ connectionString: t.databaseUrl! });
     await db.connect();
     const key = await t.key(['content:read']);
-    general = ((await t.http.get('/v1/sections').set(bearer(key)).expect(200)).body.results as Array<{ id: string; isDefault: boolean }>).find((s) => s.isDefault)!.id;
+    general = await defaultSectionId(t, key);
   });
   afterAll(async () => {
     await db.end();

@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { clockPast } from '../support/clock.js';
 import { errorBody } from '../support/errors.js';
+import { COLLECTION_ID, ISO_MS, ULID, UNKNOWN_COLLECTION, UNKNOWN_SECTION } from '../support/formats.js';
+import { outcome } from '../support/outcome.js';
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
-const COLLECTION_ID = new RegExp(`^col_${ULID}$`);
 const SHORT_ID = /^[a-z0-9][a-z0-9-]{1,63}$/;
-const UNKNOWN_COLLECTION = 'col_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
-const UNKNOWN_SECTION = 'sect_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
 
 interface CollectionBody {
   id: string;
@@ -21,16 +19,6 @@ interface CollectionBody {
   createdAt: string;
   updatedAt: string;
   translations: Array<Record<string, unknown>>;
-}
-
-/** Waits until the clock (the app runs in this process) has passed `iso`, so the next write gets a later timestamp. */
-async function clockPast(iso: string): Promise<void> {
-  while (Date.now() <= Date.parse(iso)) await new Promise((resolve) => setTimeout(resolve, 1));
-}
-
-/** Status and body only, so a failed expectation prints something readable. */
-function outcome(res: { status: number; body: unknown }): { status: number; body: unknown } {
-  return { status: res.status, body: res.body };
 }
 
 describe('collections', () => {

@@ -3,14 +3,14 @@ import pg from 'pg';
 import type { Response } from 'supertest';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { NO_LIMITS } from '../support/articles.js';
+import { clockPast } from '../support/clock.js';
+import { EVENT_ID, ISO_MS, UNKNOWN_ARTICLE, UNKNOWN_COLLECTION, UNKNOWN_SECTION } from '../support/formats.js';
+import { outcome } from '../support/outcome.js';
+import { defaultSectionId } from '../support/sections.js';
+import { uniqueTitle } from '../support/unique.js';
 
 jest.setTimeout(60_000);
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const EVENT_ID = /^evt_[0-9A-HJKMNP-TV-Z]{26}$/;
-const UNKNOWN_ARTICLE = 'art_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
-const UNKNOWN_SECTION = 'sect_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
-const UNKNOWN_COLLECTION = 'col_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
 /** Refused by the address policy (loopback) before any connection: the write fails with 502 image_upload_failed. */
 const REFUSED_IMAGE = 'http://127.0.0.1:1/x.png';
 
@@ -22,23 +22,6 @@ interface OutboxEvent {
   data: Json;
   occurred_at: Date;
   relayed_at: Date | null;
-}
-
-/** Status and body only, so a failed expectation prints something readable. */
-function outcome(res: { status: number; body: unknown }): { status: number; body: unknown } {
-  return { status: res.status, body: res.body };
-}
-
-/** Waits until the clock (the app runs in this process) has passed `iso`, so the next write gets a later timestamp. */
-async function clockPast(iso: string): Promise<void> {
-  while (Date.now() <= Date.parse(iso)) await new Promise((resolve) => setTimeout(resolve, 1));
-}
-
-let counter = 0;
-/** A title no other test uses (so generated slugs never collide by accident). */
-function uniqueTitle(label: string): string {
-  counter += 1;
-  return `${label} ${counter}`;
 }
 
 describe('content events (transactional outbox)', () => {
@@ -127,8 +110,7 @@ describe('content events (transactional outbox)', () => {
     await db.connect();
     admin = await t.key();
     writer = await t.key(['content:write']);
-    const sections = (await t.http.get('/v1/sections').set(bearer(admin)).expect(200)).body.results as Array<{ id: string; isDefault: boolean }>;
-    general = sections.find((s) => s.isDefault)!.id;
+    general = await defaultSectionId(t, admin);
   });
   afterAll(async () => {
     await db?.end();

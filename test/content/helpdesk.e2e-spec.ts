@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { clockPast } from '../support/clock.js';
+import { ISO_MS, SECTION_ID, ULID } from '../support/formats.js';
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
 const HELPDESK_ID = new RegExp(`^help_${ULID}$`);
-const SECTION_ID = new RegExp(`^sect_${ULID}$`);
 
 /** The helpdesk row as stored, read straight from PostgreSQL (to prove a refused request wrote nothing). */
 async function storedHelpdesk(t: TestApp): Promise<{ name: string; languages: string[]; updated_at: Date; count: number }> {
@@ -17,11 +16,6 @@ async function storedHelpdesk(t: TestApp): Promise<{ name: string; languages: st
   } finally {
     await client.end();
   }
-}
-
-/** Waits until the clock (the app runs in this process) has passed `iso`, so the next write gets a later timestamp. */
-async function clockPast(iso: string): Promise<void> {
-  while (Date.now() <= Date.parse(iso)) await new Promise((resolve) => setTimeout(resolve, 1));
 }
 
 describe('helpdesk (fresh deployment, default languages)', () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { outcome } from '../support/outcome.js';
 
 interface Page<T> {
   results: T[];
@@ -14,11 +15,6 @@ interface Item {
   sectionId: string | null;
   title: string;
   name: string;
-}
-
-/** Status and body only, so a failed expectation prints something readable. */
-function outcome(res: { status: number; body: unknown }): { status: number; body: unknown } {
-  return { status: res.status, body: res.body };
 }
 
 describe('cursor pagination of collections and sections', () => {

@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { clockPast } from '../support/clock.js';
 import { errorBody } from '../support/errors.js';
-
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
-const SECTION_ID = new RegExp(`^sect_${ULID}$`);
-const UNKNOWN_SECTION = 'sect_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
+import { ISO_MS, SECTION_ID, ULID, UNKNOWN_SECTION } from '../support/formats.js';
 
 interface SectionBody {
   id: string;
@@ -17,11 +14,6 @@ interface SectionBody {
   createdAt: string;
   updatedAt: string;
   translations: Array<Record<string, unknown>>;
-}
-
-/** Waits until the clock (the app runs in this process) has passed `iso`, so the next write gets a later timestamp. */
-async function clockPast(iso: string): Promise<void> {
-  while (Date.now() <= Date.parse(iso)) await new Promise((resolve) => setTimeout(resolve, 1));
 }
 
 describe('sections', () => {

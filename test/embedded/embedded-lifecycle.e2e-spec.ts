@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, jest } from '@jest/globals';
+import { eventually } from '../support/eventually.js';
 import { ServerProcess } from '../support/server-process.js';
-import { eventually } from '../support/webhook-receiver.js';
 
 /**
  * The embedded PostgreSQL server lives and dies with the built service (`npm start`), whichever way the service

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
+import { eventually } from '../support/eventually.js';
 import { CLI, MAIN, runNode } from '../support/processes.js';
 import { ServerProcess } from '../support/server-process.js';
-import { eventually, type ReceivedRequest, startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { type ReceivedRequest, startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import type { Delivery } from '../support/webhooks.js';
 
 /**

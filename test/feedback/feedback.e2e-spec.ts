@@ -3,15 +3,15 @@ import pg from 'pg';
 import type { Response } from 'supertest';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { ARTICLE_KEYS, NO_LIMITS } from '../support/articles.js';
+import { clockPast } from '../support/clock.js';
+import { EVENT_ID, ISO_MS, ULID, UNKNOWN_ARTICLE, USER_ID } from '../support/formats.js';
+import { outcome } from '../support/outcome.js';
+import { defaultSectionId } from '../support/sections.js';
+import { uniqueEmail, uniqueTitle } from '../support/unique.js';
 
 jest.setTimeout(60_000);
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
 const FEEDBACK_ID = new RegExp(`^fb_${ULID}$`);
-const USER_ID = new RegExp(`^hcusr_${ULID}$`);
-const EVENT_ID = new RegExp(`^evt_${ULID}$`);
-const UNKNOWN_ARTICLE = 'art_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
 const UNKNOWN_FEEDBACK = 'fb_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
 /** Every field of a feedback entry, in the order the API writes them. */
 const FEEDBACK_KEYS = ['id', 'articleId', 'articleTitle', 'type', 'feedback', 'email', 'resolved', 'createdAt', 'user'];
@@ -56,29 +56,6 @@ interface OutboxEvent {
   type: string;
   data: Json;
   occurred_at: Date;
-}
-
-/** Status and body only, so a failed expectation prints something readable. */
-function outcome(res: { status: number; body: unknown }): { status: number; body: unknown } {
-  return { status: res.status, body: res.body };
-}
-
-/** Waits until the clock (the app runs in this process) has passed `iso`, so the next write gets a later timestamp. */
-async function clockPast(iso: string): Promise<void> {
-  while (Date.now() <= Date.parse(iso)) await new Promise((resolve) => setTimeout(resolve, 1));
-}
-
-let counter = 0;
-/** A title no other test uses (so generated slugs never collide by accident). */
-function uniqueTitle(label: string): string {
-  counter += 1;
-  return `${label} ${counter}`;
-}
-
-/** An email address no other test uses. */
-function uniqueEmail(label: string): string {
-  counter += 1;
-  return `${label}.${counter}@example.com`;
 }
 
 describe('feedback', () => {
@@ -230,8 +207,7 @@ describe('feedback', () => {
     reader = await t.key(['content:read']);
     writer = await t.key(['content:write']);
     analytics = await t.key(['analytics:read']);
-    const sections = (await t.http.get('/v1/sections').set(bearer(reader)).expect(200)).body.results as Array<{ id: string; isDefault: boolean }>;
-    general = sections.find((s) => s.isDefault)!.id;
+    general = await defaultSectionId(t, reader);
   });
   afterAll(async () => {
     await db?.end();
@@ -805,8 +781,7 @@ describe('public feedback rate limit (per client IP)', () => {
     key = await t.key();
     db = new pg.Client({ connectionString: t.databaseUrl! });
     await db.connect();
-    const sections = (await t.http.get('/v1/sections').set(bearer(key)).expect(200)).body.results as Array<{ id: string; isDefault: boolean }>;
-    const general = sections.find((s) => s.isDefault)!.id;
+    const general = await defaultSectionId(t, key);
     articleId = (await t.http.post('/v1/articles').set(bearer(key)).send({ title: 'Limited', sectionId: general, markdown: 'x', publish: true }).expect(201)).body.id;
     otherArticleId = (await t.http.post('/v1/articles').set(bearer(key)).send({ title: 'Also limited', sectionId: general, markdown: 'x', publish: true }).expect(201)).body.id;
   });

@@ -2,12 +2,14 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
 import type { Response } from 'supertest';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { clockPast } from '../support/clock.js';
 import { errorBody } from '../support/errors.js';
+import { ISO_MS, USER_ID } from '../support/formats.js';
+import { outcome } from '../support/outcome.js';
+import { uniqueEmail } from '../support/unique.js';
 
 jest.setTimeout(60_000);
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const USER_ID = /^hcusr_[0-9A-HJKMNP-TV-Z]{26}$/;
 const UNKNOWN_USER = 'hcusr_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
 const USER_KEYS = ['createdAt', 'email', 'id', 'name', 'updatedAt'];
 
@@ -23,23 +25,6 @@ interface Page<T> {
   results: T[];
   has_more: boolean;
   next_cursor: string | null;
-}
-
-/** Status and body only, so a failed expectation prints something readable. */
-function outcome(res: { status: number; body: unknown }): { status: number; body: unknown } {
-  return { status: res.status, body: res.body };
-}
-
-/** Waits until the clock (the app runs in this process) has passed `iso`, so the next write gets a later timestamp. */
-async function clockPast(iso: string): Promise<void> {
-  while (Date.now() <= Date.parse(iso)) await new Promise((resolve) => setTimeout(resolve, 1));
-}
-
-let counter = 0;
-/** An email address no other test uses. */
-function uniqueEmail(label: string): string {
-  counter += 1;
-  return `${label}.${counter}@example.com`;
 }
 
 describe('help center users', () => {

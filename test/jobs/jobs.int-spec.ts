@@ -30,6 +30,7 @@ import { JobProcessorsModule } from '../../apps/worker/src/job-processors.module
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { TEST_APP_SECRET, TEST_REDIS_URL } from '../support/env.js';
+import { polling } from '../support/eventually.js';
 import { createRedisNamespace } from '../support/redis.js';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -38,16 +39,7 @@ import { createRedisNamespace } from '../support/redis.js';
 // The default retry schedule alone takes 3 s. (jest.config.js sets testTimeout inside each project, where Jest ignores it.)
 jest.setTimeout(60_000);
 
-/** Polls `probe` until it returns a value that is not undefined/false, or fails after `timeoutMs`. */
-async function eventually<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const eventually = polling({ timeoutMs: 20_000, intervalMs: 25 });
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { AddressPolicy, guardedLookup, type OutboundFailure, OutboundRequestError, SafeHttpClient, type SafeHttpClientOptions, type SafeRequestOptions } from '#core';
+import { closedPort } from '../support/ports.js';
 import { type Run, runNode } from '../support/processes.js';
 
 jest.setTimeout(30_000);
@@ -126,15 +127,6 @@ async function listen(host: string, wantedPort: number): Promise<Server> {
   });
   SERVERS.push(server);
   return server;
-}
-
-/** A port where nothing listens: bound, then closed again. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const free = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return free;
 }
 
 // ---------------------------------------------------------------------------------------------------------

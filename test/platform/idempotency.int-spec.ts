@@ -4,17 +4,11 @@ import pg from 'pg';
 import { Clock, CreateApiKeyUseCase, newId, PruneIdempotencyKeysUseCase } from '#core';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { errorBody } from '../support/errors.js';
+import { polling } from '../support/eventually.js';
 
 jest.setTimeout(60_000);
 
-/** Polls `probe` until it returns true, or fails after `timeoutMs`. */
-async function eventually(probe: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const eventually = polling({ timeoutMs: 20_000, intervalMs: 20 });
 
 const RESOURCES = [
   { path: '/v1/sections', table: 'sections', body: (name: string) => ({ name }), other: (name: string) => ({ name, position: 99 }) },

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { ListApiKeysUseCase } from '#core';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { TEST_REDIS_URL } from '../support/env.js';
-import { childEnv, CLI, runNode, WORKER } from '../support/processes.js';
+import { polling } from '../support/eventually.js';
+import { CLI, runNode, startWorker, WORKER } from '../support/processes.js';
 
 /**
  * The same core flow on every way the service runs: PostgreSQL with jobs in process, PostgreSQL with Redis
@@ -16,14 +16,7 @@ jest.setTimeout(120_000);
 
 
 
-/** Polls `probe` until it returns true, or fails after `timeoutMs`. */
-async function eventually(probe: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const eventually = polling({ timeoutMs: 30_000, intervalMs: 50 });
 
 interface Mode {
   readonly mode: string;
@@ -45,21 +38,14 @@ const MODES: Mode[] = [
       // The API does not run jobs here (`npm run start:api`): only the worker can record key usage.
       const app = await startTestApp({ redis: true, runsJobs: false });
       const env = { DATABASE_URL: app.databaseUrl!, DATA_DIR: app.config.dataDir, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: app.redisPrefix!, LOG_LEVEL: 'warn' };
-      const worker = spawn(process.execPath, [WORKER], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      worker.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      worker.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const exited = new Promise<void>((r) => worker.on('exit', () => r()));
+      const worker = startWorker(env);
       return {
         app,
         cliEnv: env,
         async stop() {
-          if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGTERM');
-          const timer = setTimeout(() => worker.kill('SIGKILL'), 30_000);
-          await exited;
-          clearTimeout(timer);
+          await worker.stop();
           await app.close();
-          if (/"level":(50|60)/.test(output)) throw new Error(`The worker logged errors:\n${output}`);
+          worker.assertNoErrors();
         },
       };
     },

@@ -12,8 +12,9 @@ import pg from 'pg';
 import { EVENT_TYPES } from '#core';
 import { EXAMPLE_IDS, EXAMPLE_WEBHOOK_URL } from '../../apps/api/src/openapi/examples.js';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { eventually } from '../support/eventually.js';
 import { dataUrl, PNG } from '../support/image-server.js';
-import { eventually, startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * The contract test: the running service, driven through every operation's documented request example (with

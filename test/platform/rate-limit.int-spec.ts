@@ -8,6 +8,7 @@ import { MemoryRateLimiter } from '../../libs/core/src/rate-limit/memory-rate-li
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { TEST_REDIS_URL } from '../support/env.js';
 import { errorBody } from '../support/errors.js';
+import { closedPort } from '../support/ports.js';
 
 jest.setTimeout(60_000);
 
@@ -182,15 +183,12 @@ function readCommand(input: string): { args: string[]; length: number } | undefi
 
 describe('Redis unreachable: fail open', () => {
   let t: TestApp;
-  let closedPort: number;
+  /** Nothing listens there. */
+  let deadPort: number;
 
   beforeAll(async () => {
     t = await startTestApp({ redis: true, env: ENV });
-    // A port that was just free: nothing listens there.
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    closedPort = (probe.address() as { port: number }).port;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    deadPort = await closedPort();
   });
   afterAll(() => t.close());
   afterEach(() => {
@@ -198,7 +196,7 @@ describe('Redis unreachable: fail open', () => {
   });
 
   it('the limiter lets every request through when Redis cannot be reached', async () => {
-    const limiter = new RedisRateLimiter(`redis://127.0.0.1:${closedPort}`, 'hc-closed');
+    const limiter = new RedisRateLimiter(`redis://127.0.0.1:${deadPort}`, 'hc-closed');
     try {
       for (let i = 0; i < LIMIT * 3; i++) {
         const state = await limiter.consume('default:key_x', LIMIT, 60_000, NOW.getTime());
@@ -210,7 +208,7 @@ describe('Redis unreachable: fail open', () => {
   });
 
   it('requests through the API are served, not rejected, when the counters are unreachable', async () => {
-    const dead = new RedisRateLimiter(`redis://127.0.0.1:${closedPort}`, 'hc-closed');
+    const dead = new RedisRateLimiter(`redis://127.0.0.1:${deadPort}`, 'hc-closed');
     try {
       jest.spyOn(t.app.get(RateLimiter), 'consume').mockImplementation((...args) => dead.consume(...args));
       freezeClock(t);

@@ -4,6 +4,7 @@ import type { Response } from 'supertest';
 import { newId, type Scope, SCOPES } from '#core';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { errorBody } from '../support/errors.js';
+import { polling } from '../support/eventually.js';
 
 // Booting an app against a fresh database can take a few seconds on a busy machine. The e2e project's
 // testTimeout is not applied (jest-circus takes testTimeout from the global config), so set it here.
@@ -141,14 +142,7 @@ interface Ids {
   readonly user?: string;
 }
 
-/** Polls `probe` until it returns true, or fails after `timeoutMs`. */
-async function eventually(probe: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const eventually = polling({ timeoutMs: 15_000, intervalMs: 10 });
 
 /**
  * Fields of a webhook endpoint that only a request can change. A delivery attempt still in flight when a case

@@ -1,5 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { closedPort } from './ports.js';
+import { headerOf, pathOf, type Reply, replyOf, type Responder as StubResponder, send } from './stub-server.js';
 
 /**
  * A stand-in for an OpenAI-compatible model server (OpenAI, vLLM, Ollama, llama.cpp) on 127.0.0.1: it speaks the
@@ -52,16 +54,8 @@ export interface ChatRequest {
   header(name: string): string | undefined;
 }
 
-/** What the server answers. `hang: true` never answers (the connection stays open until the client gives up). */
-export interface Reply {
-  readonly status?: number;
-  readonly headers?: Record<string, string>;
-  readonly body?: string;
-  readonly hang?: boolean;
-}
-
-/** A fixed reply, or one computed per request (may wait: the client waits with it). */
-export type Responder = Reply | ((request: ChatRequest) => Reply | Promise<Reply>);
+/** How the server answers a request (see `Reply`). */
+export type Responder = StubResponder<ChatRequest>;
 
 /** The model's structured answer (RESPONSE_SCHEMA). */
 export interface ModelAnswer {
@@ -276,11 +270,6 @@ export const replies = {
   },
 };
 
-function pathOf(target: string): string {
-  const query = target.indexOf('?');
-  return query === -1 ? target : target.slice(0, query);
-}
-
 function parseJson<T>(text: string): T | null {
   try {
     return JSON.parse(text) as T;
@@ -321,16 +310,13 @@ export async function startChatCompletionsServer(): Promise<ChatCompletionsServe
 
   const reply = async (request: ChatRequest, res: ServerResponse): Promise<void> => {
     const responder = choose(request);
-    let answer: Reply;
-    try {
-      answer = typeof responder === 'function' ? await responder(request) : responder;
-    } catch (error) {
-      answer = { status: 500, headers: JSON_HEADERS, body: JSON.stringify({ error: { message: `test server handler failed: ${(error as Error).message}` } }) };
-    }
+    const answer = await replyOf(responder, request, (error) => ({
+      status: 500,
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ error: { message: `test server handler failed: ${error.message}` } }),
+    }));
     if (answer.hang || res.destroyed) return;
-    const body = answer.body ?? '';
-    res.writeHead(answer.status ?? 200, { 'content-length': String(Buffer.byteLength(body)), ...answer.headers });
-    res.end(body);
+    send(res, answer);
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
@@ -348,10 +334,7 @@ export async function startChatCompletionsServer(): Promise<ChatCompletionsServe
         user: userPayload(body),
         receivedAt: new Date(),
         nth: requests.length + 1,
-        header: (name: string) => {
-          const value = req.headers[name.toLowerCase()];
-          return Array.isArray(value) ? value[0] : value;
-        },
+        header: (name: string) => headerOf(req.headers, name),
       };
       requests.push(request);
       for (const wake of [...waiters]) wake();
@@ -415,9 +398,5 @@ export async function startChatCompletionsServer(): Promise<ChatCompletionsServe
 
 /** A base URL on 127.0.0.1 where nothing listens (connection refused): a port that was free a moment ago. */
 export async function refusedBaseUrl(): Promise<string> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return `http://127.0.0.1:${port}/v1`;
+  return `http://127.0.0.1:${await closedPort()}/v1`;
 }

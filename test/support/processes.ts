@@ -37,3 +37,30 @@ export function runNode(script: string, args: readonly string[], env: Record<str
     });
   });
 }
+
+export interface WorkerProcess {
+  /** SIGTERM, then SIGKILL if it is still running 30 s later; resolves once it has exited. */
+  stop(): Promise<void>;
+  /** Throws with the worker's output when it logged an error (pino level 50 or 60). */
+  assertNoErrors(): void;
+}
+
+/** Starts the built worker (what `npm run start:worker` runs) with `childEnv(env)`, collecting its output. */
+export function startWorker(env: Record<string, string>): WorkerProcess {
+  const worker = spawn(process.execPath, [WORKER], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  worker.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  worker.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((r) => worker.on('exit', () => r()));
+  return {
+    async stop() {
+      if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGTERM');
+      const timer = setTimeout(() => worker.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(timer);
+    },
+    assertNoErrors() {
+      if (/"level":(50|60)/.test(output)) throw new Error(`The worker logged errors:\n${output}`);
+    },
+  };
+}

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { headerOf, pathOf, type Reply, replyOf, type Responder as StubResponder, send } from './stub-server.js';
 
 /** One request the receiver got, recorded once its body has been read completely. */
 export interface ReceivedRequest {
@@ -20,16 +21,8 @@ export interface ReceivedRequest {
   header(name: string): string | undefined;
 }
 
-/** What the receiver answers. `hang: true` never answers (the connection stays open until the client gives up). */
-export interface Reply {
-  readonly status?: number;
-  readonly headers?: Record<string, string>;
-  readonly body?: string;
-  readonly hang?: boolean;
-}
-
-/** A fixed reply, or one computed per request (may wait: the client waits with it). */
-export type Responder = Reply | ((request: ReceivedRequest) => Reply | Promise<Reply>);
+/** How the receiver answers a request (see `Reply`). */
+export type Responder = StubResponder<ReceivedRequest>;
 
 export interface WebhookReceiver {
   /** `http://127.0.0.1:<port>` */
@@ -53,11 +46,6 @@ export interface WebhookReceiver {
 }
 
 const DEFAULT_REPLY: Reply = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' };
-
-function pathOf(target: string): string {
-  const query = target.indexOf('?');
-  return query === -1 ? target : target.slice(0, query);
-}
 
 /**
  * A webhook receiver on 127.0.0.1 (start the app with WEBHOOK_ALLOW_HTTP=true and WEBHOOK_ALLOWED_NETWORKS=127.0.0.1/32).
@@ -90,10 +78,7 @@ export async function startReceiver(): Promise<WebhookReceiver> {
         receivedAt: new Date(),
         nth,
         json: <T>() => JSON.parse(body) as T,
-        header: (name: string) => {
-          const value = req.headers[name.toLowerCase()];
-          return Array.isArray(value) ? value[0] : value;
-        },
+        header: (name: string) => headerOf(req.headers, name),
       };
       requests.push(request);
       for (const wake of [...waiters]) wake();
@@ -105,21 +90,14 @@ export async function startReceiver(): Promise<WebhookReceiver> {
 
   const reply = async (request: ReceivedRequest, res: ServerResponse): Promise<void> => {
     const responder = responders.get(pathOf(request.path)) ?? DEFAULT_REPLY;
-    let answer: Reply;
-    try {
-      answer = typeof responder === 'function' ? await responder(request) : responder;
-    } catch (error) {
-      answer = { status: 500, body: `receiver handler failed: ${(error as Error).message}` };
-    }
+    const answer = await replyOf(responder, request, (error) => ({ status: 500, body: `receiver handler failed: ${error.message}` }));
     if (answer.hang) {
       hanging.add(res);
       res.on('close', () => hanging.delete(res));
       return;
     }
     if (res.destroyed) return;
-    const body = answer.body ?? '';
-    res.writeHead(answer.status ?? 200, { 'content-length': String(Buffer.byteLength(body)), ...answer.headers });
-    res.end(body);
+    send(res, answer);
   };
 
   const server = createServer(handle);
@@ -172,20 +150,11 @@ export async function startReceiver(): Promise<WebhookReceiver> {
   };
 }
 
-/** Polls `probe` until it returns a value other than undefined/false, or fails after `timeoutMs` naming `what`. */
-export async function eventually<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`Timed out after ${timeoutMs} ms waiting for: ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** The Standard Webhooks headers of a received request, for `Webhook.verify`. */
+export function signed(request: ReceivedRequest): Record<string, string> {
+  return {
+    'webhook-id': request.header('webhook-id') ?? '',
+    'webhook-timestamp': request.header('webhook-timestamp') ?? '',
+    'webhook-signature': request.header('webhook-signature') ?? '',
+  };
 }

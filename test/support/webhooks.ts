@@ -1,4 +1,4 @@
-/** Webhook delivery resources as the API returns them. */
+/** Webhook endpoint and delivery resources as the API returns them. */
 export interface Attempt {
   attempt: number;
   attemptedAt: string;
@@ -19,4 +19,21 @@ export interface Delivery {
   deliveredAt: string | null;
   nextRetryAt: string | null;
   attemptHistory?: Attempt[];
+}
+
+/** A webhook endpoint; `secret` and `deliveries` are in some answers only. */
+export interface Endpoint {
+  id: string;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  description: string | null;
+  failureCount: number;
+  lastSuccessAt: string | null;
+  lastFailureAt: string | null;
+  disabledAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  secret?: string;
+  deliveries?: Delivery[];
 }

@@ -1,11 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { NO_LIMITS } from '../support/articles.js';
 import { TEST_APP_SECRET, TEST_REDIS_URL } from '../support/env.js';
-import { childEnv, WORKER } from '../support/processes.js';
+import { polling } from '../support/eventually.js';
+import { ARTICLE_ID, ISO_MS, TASK_ID } from '../support/formats.js';
+import { outcome } from '../support/outcome.js';
+import { startWorker, WORKER } from '../support/processes.js';
+import { defaultSectionId } from '../support/sections.js';
+import type { Task } from '../support/tasks.js';
 
 /**
  * The task flow (create → run → review → apply, builtin generator) on the ways jobs run with Redis: BullMQ workers
@@ -14,36 +18,10 @@ import { childEnv, WORKER } from '../support/processes.js';
 
 jest.setTimeout(120_000);
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
-const TASK_ID = new RegExp(`^tsk_${ULID}$`);
-const ARTICLE_ID = new RegExp(`^art_${ULID}$`);
 /** How long a task may take to finish (the builtin generator needs milliseconds). */
 const SETTLE_MS = 15_000;
 
-interface TaskOutput {
-  id: string;
-  kind: string;
-  operation: string;
-  status: string;
-  title: string;
-  targetArticleId: string | null;
-  appliedAt: string | null;
-}
-
-interface Task {
-  id: string;
-  title: string | null;
-  status: string;
-  generator: string | null;
-  error: string | null;
-  outputs: TaskOutput[];
-}
-
-/** Status and body only, so a failed expectation prints something readable. */
-function outcome(res: { status: number; body: unknown }): { status: number; body: unknown } {
-  return { status: res.status, body: res.body };
-}
+const eventually = polling({ timeoutMs: SETTLE_MS, intervalMs: 25 });
 
 interface Mode {
   readonly mode: string;
@@ -73,20 +51,13 @@ const MODES: Mode[] = [
         PUBLIC_URL: 'http://help.test',
         LOG_LEVEL: 'warn',
       };
-      const worker: ChildProcess = spawn(process.execPath, [WORKER], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      worker.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      worker.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const exited = new Promise<void>((r) => worker.on('exit', () => r()));
+      const worker = startWorker(env);
       return {
         app,
         async stop() {
-          if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGTERM');
-          const timer = setTimeout(() => worker.kill('SIGKILL'), 30_000);
-          await exited;
-          clearTimeout(timer);
+          await worker.stop();
           await app.close();
-          if (/"level":(50|60)/.test(output)) throw new Error(`The worker logged errors:\n${output}`);
+          worker.assertNoErrors();
         },
       };
     },
@@ -113,14 +84,19 @@ describe.each(MODES)('tasks: $mode', (mode) => {
 
   /** Polls GET /v1/tasks/{id} until the task is neither queued nor running. */
   async function settle(id: string): Promise<Task> {
-    const deadline = Date.now() + SETTLE_MS;
-    for (;;) {
-      const res = await t.http.get(`/v1/tasks/${id}`).set(bearer(writer));
-      expect(outcome(res)).toMatchObject({ status: 200 });
-      if (res.body.status !== 'queued' && res.body.status !== 'running') return res.body;
-      if (Date.now() > deadline) throw new Error(`Timed out after ${SETTLE_MS} ms waiting for task ${id} to finish (status ${res.body.status})`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    let status = '';
+    return eventually(
+      async () => {
+        const res = await t.http.get(`/v1/tasks/${id}`).set(bearer(writer));
+        expect(outcome(res)).toMatchObject({ status: 200 });
+        const task = res.body as Task;
+        status = task.status;
+        return status !== 'queued' && status !== 'running' && task;
+      },
+      `task ${id} to finish`,
+      SETTLE_MS,
+      async () => `(status ${status})`,
+    );
   }
 
   async function publishedArticle(title: string, markdown: string): Promise<{ id: string; url: string }> {
@@ -137,8 +113,7 @@ describe.each(MODES)('tasks: $mode', (mode) => {
     reader = await t.key(['content:read']);
     db = new pg.Client({ connectionString: t.databaseUrl! });
     await db.connect();
-    const sections = (await t.http.get('/v1/sections').set(bearer(reader)).expect(200)).body.results as Array<{ id: string; isDefault: boolean }>;
-    general = sections.find((s) => s.isDefault)!.id;
+    general = await defaultSectionId(t, reader);
     source = await publishedArticle('Reset your password', 'Your password protects your account, so reset it when in doubt.\n\n1. Open Settings\n2. Choose Reset password');
   });
   afterAll(async () => {

@@ -2,6 +2,10 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { NO_LIMITS } from '../support/articles.js';
 import { type ChatCompletionsServer, type ChatRequest, refusedBaseUrl, replies, type Responder, startChatCompletionsServer } from '../support/chat-completions-server.js';
+import { polling } from '../support/eventually.js';
+import { ISO_MS, TASK_ID } from '../support/formats.js';
+import { outcome } from '../support/outcome.js';
+import { defaultSectionId } from '../support/sections.js';
 import type { Task } from '../support/tasks.js';
 
 /**
@@ -12,33 +16,11 @@ import type { Task } from '../support/tasks.js';
 
 jest.setTimeout(60_000);
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const TASK_ID = /^tsk_[0-9A-HJKMNP-TV-Z]{26}$/;
 const TASK_TIMEOUT_MS = 3_000;
 
 type Json = Record<string, unknown>;
 
-/** Status and body only, so a failed expectation prints something readable. */
-function outcome(res: { status: number; body: unknown }): { status: number; body: unknown } {
-  return { status: res.status, body: res.body };
-}
-
-/** Polls `probe` until it returns a value other than undefined/false, or fails after `timeoutMs` naming `what`. */
-async function eventually<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== false) return value;
-      last = undefined;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for: ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const eventually = polling({ timeoutMs: 20_000, intervalMs: 100, retryErrors: true });
 
 /** A tag that routes a task's model requests to its own reply (see `Harness.route`). */
 let tagCounter = 0;
@@ -115,8 +97,7 @@ describe('tasks with AI_PROVIDER=openai against a chat-completions server', () =
     h = new Harness(t, chat, await t.key(['content:read', 'content:write']));
     editor = await t.key(['content:read', 'content:write', 'content:publish']);
     reader = await t.key(['content:read']);
-    const sections = (await t.http.get('/v1/sections').set(bearer(reader)).expect(200)).body.results as Array<{ id: string; isDefault: boolean }>;
-    general = sections.find((s) => s.isDefault)!.id;
+    general = await defaultSectionId(t, reader);
   });
 
   afterAll(async () => {

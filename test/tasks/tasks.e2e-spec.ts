@@ -6,7 +6,13 @@ import { JobName } from '#core';
 import { RecoverTasksUseCase, RunTaskUseCase } from '#tasks';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { NO_LIMITS } from '../support/articles.js';
+import { clockPast } from '../support/clock.js';
 import { TEST_REDIS_URL } from '../support/env.js';
+import { polling } from '../support/eventually.js';
+import { ARTICLE_ID, COLLECTION_ID, ISO_MS, SECTION_ID, TASK_ID, ULID, UNKNOWN_ARTICLE, UNKNOWN_COLLECTION, UNKNOWN_SECTION } from '../support/formats.js';
+import { outcome } from '../support/outcome.js';
+import { allItems } from '../support/pages.js';
+import { defaultSectionId } from '../support/sections.js';
 import type { Task, TaskOutput } from '../support/tasks.js';
 
 /**
@@ -17,18 +23,9 @@ import type { Task, TaskOutput } from '../support/tasks.js';
 
 jest.setTimeout(60_000);
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
-const TASK_ID = new RegExp(`^tsk_${ULID}$`);
 const OUTPUT_ID = new RegExp(`^tout_${ULID}$`);
-const ARTICLE_ID = new RegExp(`^art_${ULID}$`);
-const COLLECTION_ID = new RegExp(`^col_${ULID}$`);
-const SECTION_ID = new RegExp(`^sect_${ULID}$`);
 const UNKNOWN_TASK = 'tsk_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
 const UNKNOWN_OUTPUT = 'tout_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
-const UNKNOWN_ARTICLE = 'art_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
-const UNKNOWN_COLLECTION = 'col_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
-const UNKNOWN_SECTION = 'sect_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
 /** A supertest request, before its headers are set. */
 type HttpRequest = ReturnType<TestApp['http']['get']>;
 /** How long a task may take to finish (the builtin generator needs milliseconds). */
@@ -60,24 +57,7 @@ interface OutputDetail extends TaskOutput {
   diff: string | null;
 }
 
-/** Status and body only, so a failed expectation prints something readable. */
-function outcome(res: { status: number; body: unknown }): { status: number; body: unknown } {
-  return { status: res.status, body: res.body };
-}
-
-/** Waits until the clock (the app runs in this process) has passed `iso`, so the next write gets a later timestamp. */
-async function clockPast(iso: string): Promise<void> {
-  while (Date.now() <= Date.parse(iso)) await new Promise((resolve) => setTimeout(resolve, 1));
-}
-
-/** Polls `probe` until it returns true, or fails after `timeoutMs`. */
-async function eventually(probe: () => Promise<boolean>, what: string, timeoutMs = SETTLE_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const eventually = polling({ timeoutMs: SETTLE_MS, intervalMs: 25 });
 
 describe('tasks (builtin generator, jobs in process)', () => {
   let t: TestApp;
@@ -167,18 +147,7 @@ describe('tasks (builtin generator, jobs in process)', () => {
 
   /** Every article id of the cursor list with this query and key. */
   async function listedArticles(query: Record<string, string>, key: string): Promise<string[]> {
-    const ids: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const res: Response = await t.http
-        .get('/v1/articles')
-        .query({ page_size: '100', ...query, ...(cursor ? { start_cursor: cursor } : {}) })
-        .set(bearer(key));
-      expect(outcome(res)).toMatchObject({ status: 200 });
-      ids.push(...(res.body.results as Array<{ id: string }>).map((a) => a.id));
-      cursor = res.body.next_cursor;
-    } while (cursor);
-    return ids;
+    return (await allItems<{ id: string }>(t, '/v1/articles', query, key)).map((a) => a.id);
   }
 
   async function section(name: string): Promise<string> {
@@ -202,8 +171,7 @@ describe('tasks (builtin generator, jobs in process)', () => {
     legacy = await t.key(null);
     db = new pg.Client({ connectionString: t.databaseUrl! });
     await db.connect();
-    const sections = (await t.http.get('/v1/sections').set(bearer(reader)).expect(200)).body.results as Array<{ id: string; isDefault: boolean }>;
-    general = sections.find((s) => s.isDefault)!.id;
+    general = await defaultSectionId(t, reader);
     const reset = await publishedArticle(
       'Reset your password',
       'Your password protects your account, so reset it when you suspect someone knows it.\n\n1. Open Settings\n2. Choose Reset password\n3. Follow the link in the email',

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { PruneWebhookDeliveriesUseCase } from '#webhooks';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
-import { eventually, startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
+import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 /** Delivery records (with their attempts) and relayed events are kept 30 days, then pruned by the hourly job. */
 describe('pruning webhook deliveries', () => {

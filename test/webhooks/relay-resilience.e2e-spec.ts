@@ -4,7 +4,8 @@ import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { createLogger, OutboxNotifications } from '#core';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
-import { eventually, startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
+import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * The outbox relay, its sweep and the LISTEN connection never hang for good: a relay query stuck on a lock is

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { TEST_APP_SECRET, TEST_REDIS_URL } from '../support/env.js';
+import { polling } from '../support/eventually.js';
 import { childEnv, CLI, MAIN, runNode, WORKER } from '../support/processes.js';
 import { createRedisNamespace } from '../support/redis.js';
 
@@ -46,14 +47,7 @@ interface Reply {
   readonly body: Json;
 }
 
-/** Polls `probe` until it returns true, or fails after `timeoutMs` with `what` and, if given, a diagnosis. */
-async function eventually(probe: () => Promise<boolean> | boolean, what: string, timeoutMs = 60_000, diagnose?: () => Promise<string>): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for: ${what}${diagnose ? `\n${await diagnose()}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const eventually = polling({ timeoutMs: 60_000, intervalMs: 250 });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Child processes

@@ -1,12 +1,17 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
 import type { Response } from 'supertest';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { NO_LIMITS } from '../support/articles.js';
-import { eventually, type ReceivedRequest, startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import type { Delivery } from '../support/webhooks.js';
+import { eventually } from '../support/eventually.js';
+import { DELIVERY_ID, ISO_MS } from '../support/formats.js';
+import { gate } from '../support/gate.js';
+import { outcome } from '../support/outcome.js';
+import { closedPort } from '../support/ports.js';
+import { defaultSectionId } from '../support/sections.js';
+import { freshPath, uniqueTitle } from '../support/unique.js';
+import { type ReceivedRequest, signed, startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import type { Delivery, Endpoint } from '../support/webhooks.js';
 
 /**
  * The delivery pipeline end to end (CONTRACT §9): an article write records an event in its transaction, the relay
@@ -15,9 +20,6 @@ import type { Delivery } from '../support/webhooks.js';
  */
 
 jest.setTimeout(60_000);
-
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const DELIVERY_ID = /^whdl_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** http to the receiver on 127.0.0.1 only, quick sweeps. */
 const RECEIVER_ENV = {
@@ -29,67 +31,13 @@ const RECEIVER_ENV = {
 
 type Json = Record<string, unknown>;
 
-interface Endpoint {
-  id: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  failureCount: number;
-  lastSuccessAt: string | null;
-  lastFailureAt: string | null;
-  disabledAt: string | null;
-  secret?: string;
-}
-
 interface Payload {
   type: string;
   timestamp: string;
   data: Json & { id: string };
 }
 
-/** Status and body only, so a failed expectation prints something readable. */
-function outcome(res: { status: number; body: unknown }): { status: number; body: unknown } {
-  return { status: res.status, body: res.body };
-}
-
-function signed(request: ReceivedRequest): Record<string, string> {
-  return {
-    'webhook-id': request.header('webhook-id') ?? '',
-    'webhook-timestamp': request.header('webhook-timestamp') ?? '',
-    'webhook-signature': request.header('webhook-signature') ?? '',
-  };
-}
-
-/** A gate a receiver handler can wait on, opened by the test. */
-function gate(): { wait: Promise<void>; open(): void } {
-  let open!: () => void;
-  const wait = new Promise<void>((resolve) => (open = resolve));
-  return { wait, open };
-}
-
-/** A port on 127.0.0.1 nothing listens on (connection refused). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 let receiver: WebhookReceiver;
-let pathCounter = 0;
-let titleCounter = 0;
-
-/** A receiver path no other test uses. */
-function freshPath(label: string): string {
-  pathCounter += 1;
-  return `/${label}-${pathCounter}`;
-}
-
-function uniqueTitle(label: string): string {
-  titleCounter += 1;
-  return `${label} ${titleCounter}`;
-}
 
 /** The API calls a suite makes, bound to one app and one full-access key. */
 function client(t: TestApp, key: string, general: () => string) {
@@ -173,12 +121,6 @@ function eventFor(path: string, type: string, articleId: string): (r: ReceivedRe
   };
 }
 
-async function defaultSection(t: TestApp, key: string): Promise<string> {
-  const res = await t.http.get('/v1/sections').set(bearer(key));
-  expect(outcome(res)).toMatchObject({ status: 200 });
-  return (res.body as { results: Array<{ id: string; isDefault: boolean }> }).results.find((s) => s.isDefault)!.id;
-}
-
 beforeAll(async () => {
   receiver = await startReceiver();
 });
@@ -198,7 +140,7 @@ describe.each([
   beforeAll(async () => {
     t = await startTestApp({ redis, env: { ...RECEIVER_ENV, WEBHOOK_RETRY_SCHEDULE: '1,1' } });
     const key = await t.key();
-    general = await defaultSection(t, key);
+    general = await defaultSectionId(t, key);
     api = client(t, key, () => general);
   });
 
@@ -287,7 +229,7 @@ describe('delivery pipeline (jobs in process)', () => {
     // Three attempts a second apart; a timeout long enough for a receiver the test holds for a moment.
     t = await startTestApp({ env: { ...RECEIVER_ENV, WEBHOOK_RETRY_SCHEDULE: '1,1', WEBHOOK_TIMEOUT_MS: '5000' } });
     const key = await t.key();
-    general = await defaultSection(t, key);
+    general = await defaultSectionId(t, key);
     api = client(t, key, () => general);
   });
 
@@ -531,7 +473,7 @@ describe('auto-disable and timeouts', () => {
       },
     });
     const key = await t.key();
-    general = await defaultSection(t, key);
+    general = await defaultSectionId(t, key);
     api = client(t, key, () => general);
   });
 
@@ -608,7 +550,7 @@ describe('manual retry after a disable (long retry schedule)', () => {
     // The scheduled retry comes 30 s after a failure: far later than a manual retry should take.
     t = await startTestApp({ env: { ...RECEIVER_ENV, WEBHOOK_RETRY_SCHEDULE: '30,30' } });
     const key = await t.key();
-    general = await defaultSection(t, key);
+    general = await defaultSectionId(t, key);
     api = client(t, key, () => general);
   });
 

@@ -4,8 +4,14 @@ import { Webhook } from 'standardwebhooks';
 import type { Response } from 'supertest';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { NO_LIMITS } from '../support/articles.js';
-import { eventually, type ReceivedRequest, startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import type { Delivery } from '../support/webhooks.js';
+import { clockPast } from '../support/clock.js';
+import { eventually } from '../support/eventually.js';
+import { DELIVERY_ID, ISO_MS, ULID } from '../support/formats.js';
+import { gate } from '../support/gate.js';
+import { outcome } from '../support/outcome.js';
+import { freshPath } from '../support/unique.js';
+import { signed, startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import type { Delivery, Endpoint } from '../support/webhooks.js';
 
 /**
  * Every /v1/webhooks route over HTTP (CONTRACT §9): endpoints, secrets and their rotation, delivery records,
@@ -15,10 +21,7 @@ import type { Delivery } from '../support/webhooks.js';
 
 jest.setTimeout(60_000);
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
 const ENDPOINT_ID = new RegExp(`^whep_${ULID}$`);
-const DELIVERY_ID = new RegExp(`^whdl_${ULID}$`);
 const SECRET = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
 const UNKNOWN_ENDPOINT = 'whep_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
 const UNKNOWN_DELIVERY = 'whdl_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
@@ -64,50 +67,8 @@ const RECEIVER_ENV = {
 
 type Json = Record<string, unknown>;
 
-interface Endpoint {
-  id: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  description: string | null;
-  failureCount: number;
-  lastSuccessAt: string | null;
-  lastFailureAt: string | null;
-  disabledAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  secret?: string;
-  deliveries?: Delivery[];
-}
-
-/** Status and body only, so a failed expectation prints something readable. */
-function outcome(res: { status: number; body: unknown }): { status: number; body: unknown } {
-  return { status: res.status, body: res.body };
-}
-
 function sortedKeys(value: object): string[] {
   return Object.keys(value).sort();
-}
-
-/** Waits until the clock (the app runs in this process) has passed `iso`, so the next write gets a later timestamp. */
-async function clockPast(iso: string): Promise<void> {
-  while (Date.now() <= Date.parse(iso)) await new Promise((resolve) => setTimeout(resolve, 1));
-}
-
-/** The Standard Webhooks headers of a received request, for `Webhook.verify`. */
-function signed(request: ReceivedRequest): Record<string, string> {
-  return {
-    'webhook-id': request.header('webhook-id') ?? '',
-    'webhook-timestamp': request.header('webhook-timestamp') ?? '',
-    'webhook-signature': request.header('webhook-signature') ?? '',
-  };
-}
-
-/** A gate a receiver handler can wait on, opened by the test. */
-function gate(): { wait: Promise<void>; open(): void } {
-  let open!: () => void;
-  const wait = new Promise<void>((resolve) => (open = resolve));
-  return { wait, open };
 }
 
 describe('webhooks API', () => {
@@ -123,13 +84,6 @@ describe('webhooks API', () => {
   let writer: string;
   /** Every scope but webhooks:manage. */
   let allButWebhooks: string;
-  let pathCounter = 0;
-
-  /** A receiver path no other test uses. */
-  function freshPath(label: string): string {
-    pathCounter += 1;
-    return `/${label}-${pathCounter}`;
-  }
 
   async function create(body: Json, key = admin): Promise<Endpoint> {
     const res = await t.http.post('/v1/webhooks').set(bearer(key)).send(body);
