@@ -1,12 +1,15 @@
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
 import type { Response } from 'supertest';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { NO_LIMITS } from '../support/articles.js';
-import { assetPathOf, binary, dataUrl, GIF, HTML, type ImageServer, JPEG, PNG, sha256, srcsOf, startImageServer, SVG, uniquePng, WEBP } from '../support/image-server.js';
 import { errorBody } from '../support/errors.js';
+import { assetPathOf, binary, dataUrl, GIF, HTML, type ImageServer, JPEG, PNG, sha256, srcsOf, startImageServer, SVG, uniquePng, WEBP } from '../support/image-server.js';
+import { outcome } from '../support/outcome.js';
+import { startTestS3 } from '../support/s3.js';
+import { defaultSectionId } from '../support/sections.js';
 
 jest.setTimeout(60_000);
 
@@ -18,11 +21,6 @@ const MALFORMED = 'Image data URL must contain valid base64 data';
 const UNKNOWN_HOSTED = `/user-images/${'0'.repeat(64)}.png`;
 
 type Json = Record<string, unknown>;
-
-/** Status and body only, so a failed expectation prints something readable. */
-function outcome(res: { status: number; body: unknown }): { status: number; body: unknown } {
-  return { status: res.status, body: res.body };
-}
 
 function image(src: string, alt = 'picture'): Json {
   return { type: 'image', attrs: { src, alt, title: null } };
@@ -43,7 +41,63 @@ function unique(label: string): string {
   return `${label}-${counter}-${process.pid}`;
 }
 
-describe('article images (local storage)', () => {
+/** The storage key of an asset path (`/user-images/<sha256>.<ext>` is stored as `user-images/<sha256>.<ext>`). */
+function keyOf(path: string): string {
+  return path.slice(1);
+}
+
+/** Where the service stores images, as the tests start it and look into it. */
+interface StorageDriver {
+  /** STORAGE_DRIVER. */
+  readonly name: 'local' | 's3';
+  start(): Promise<Storage>;
+}
+
+interface Storage {
+  /** The settings that point the service at this storage. */
+  readonly env: Record<string, string>;
+  /** The key of every stored object, sorted. */
+  keys(t: TestApp): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+const DRIVERS: StorageDriver[] = [
+  {
+    name: 'local',
+    async start() {
+      return {
+        env: { STORAGE_DRIVER: 'local' },
+        // Objects are files under DATA_DIR/uploads, named by their key.
+        async keys(t) {
+          const root = t.config.storage.localDir;
+          try {
+            const entries = readdirSync(root, { recursive: true, withFileTypes: true });
+            return entries
+              .filter((entry) => entry.isFile())
+              .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
+              .sort();
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+            throw error;
+          }
+        },
+        close: async () => undefined,
+      };
+    },
+  },
+  {
+    name: 's3',
+    // A real S3-compatible server (s3rver) with an empty bucket.
+    async start() {
+      const s3 = await startTestS3();
+      return { env: s3.env, keys: () => s3.keys(), close: () => s3.close() };
+    },
+  },
+];
+
+/** Every image rule, once per storage driver: what is stored, served and refused does not depend on where the bytes go. */
+describe.each(DRIVERS)('article images ($name storage)', (driver) => {
+  let storage: Storage;
   let t: TestApp;
   let images: ImageServer;
   let db: pg.Client;
@@ -67,14 +121,9 @@ describe('article images (local storage)', () => {
     return { counts, rows: all };
   }
 
-  /** The files of the local storage driver's user-images directory. */
-  function storedFiles(): string[] {
-    try {
-      return readdirSync(join(t.config.storage.localDir, 'user-images')).sort();
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
+  /** The key of every object in the storage. */
+  function storedKeys(): Promise<string[]> {
+    return storage.keys(t);
   }
 
   function post(body: Json): Promise<Response> {
@@ -120,6 +169,11 @@ describe('article images (local storage)', () => {
     return views;
   }
 
+  async function articleCount(): Promise<number> {
+    const res = await t.http.get('/v1/articles').query({ status: 'all', page_size: 100 }).set(bearer(admin)).expect(200);
+    return (res.body.results as unknown[]).length;
+  }
+
   function getImage(path: string, headers: Record<string, string> = {}): Promise<Response> {
     return t.http.get(`/static${path}`).set(headers).buffer(true).parse(binary);
   }
@@ -138,26 +192,29 @@ describe('article images (local storage)', () => {
   }
 
   beforeAll(async () => {
+    storage = await driver.start();
     images = await startImageServer({ oversizedBytes: 2 * MAX_BYTES });
     t = await startTestApp({
       env: {
         ...NO_LIMITS,
+        ...storage.env,
         HELPDESK_LANGUAGES: 'en,fr',
         IMAGE_ALLOWED_NETWORKS: '127.0.0.1/32',
         IMAGE_FETCH_TIMEOUT_MS: '1000',
         IMAGE_MAX_BYTES: String(MAX_BYTES),
       },
     });
+    expect(t.config.storage.driver).toBe(driver.name);
     db = new pg.Client({ connectionString: t.databaseUrl! });
     await db.connect();
     admin = await t.key(null);
-    const sections = (await t.http.get('/v1/sections').set(bearer(admin)).expect(200)).body.results as Array<{ id: string; isDefault: boolean }>;
-    sectionId = sections.find((s) => s.isDefault)!.id;
+    sectionId = await defaultSectionId(t, admin);
   });
   afterAll(async () => {
     await db?.end();
     await t?.close();
     await images?.close();
+    await storage?.close();
   });
 
   describe('data URL images', () => {
@@ -171,7 +228,7 @@ describe('article images (local storage)', () => {
       const markdown = (await read(created.id as string, 'markdown')).body.contentMarkdown as string;
       expect(markdown).toContain(`![picture](${STATIC_URL}${path})`);
       expect(markdown).not.toContain('data:');
-      expect(storedFiles()).toContain(`${sha256(bytes)}.png`);
+      expect(await storedKeys()).toContain(keyOf(path));
     });
 
     it('uploads a data URL image of Markdown the same way', async () => {
@@ -201,11 +258,11 @@ describe('article images (local storage)', () => {
 
     it('stores a data URL repeated three times in one body once, and every image shares its path', async () => {
       const bytes = uniquePng(unique('repeated-data'));
-      const before = storedFiles();
+      const before = await storedKeys();
       const created = await create({ markdown: imageMarkdown(dataUrl(bytes), dataUrl(bytes), dataUrl(bytes)) });
       const path = assetPathOf(bytes, 'png');
       expect(await storedSrcs(created.id as string)).toEqual([path, path, path]);
-      expect(storedFiles()).toEqual([...before, `${sha256(bytes)}.png`].sort());
+      expect(await storedKeys()).toEqual([...before, keyOf(path)].sort());
     });
   });
 
@@ -258,6 +315,7 @@ describe('article images (local storage)', () => {
       const names = [
         `${'0'.repeat(64)}.png`,
         `${sha}.jpg`,
+        `${sha}.gif`,
         `${sha.toUpperCase()}.png`,
         `${sha}.PNG`,
         `${sha}.svg`,
@@ -305,15 +363,29 @@ describe('article images (local storage)', () => {
       const path = assetPathOf(bytes, 'png');
       const first = images.serve(`/${unique('twin-a')}.png`, bytes);
       const second = images.serve(`/${unique('twin-b')}`, bytes, 'application/octet-stream');
-      const before = storedFiles();
+      const before = await storedKeys();
       const created = await create({ content: imageDoc(first, second, dataUrl(bytes)) });
       expect(await storedSrcs(created.id as string)).toEqual([path, path, path]);
-      const after = storedFiles();
-      expect(after).toEqual([...before, `${sha256(bytes)}.png`].sort());
+      const after = await storedKeys();
+      expect(after).toEqual([...before, keyOf(path)].sort());
 
       const again = await create({ markdown: imageMarkdown(dataUrl(bytes), images.serve(`/${unique('twin-c')}.png`, bytes)) });
       expect(await storedSrcs(again.id as string)).toEqual([path, path]);
-      expect(storedFiles()).toEqual(after);
+      expect(await storedKeys()).toEqual(after);
+    });
+
+    it('stores data URL and remote images as objects user-images/<sha256>.<ext>, and nothing else', async () => {
+      const data = uniquePng(unique('stored-data'));
+      const remote = uniquePng(unique('stored-remote'));
+      const url = images.serve(`/${unique('stored-remote')}.png`, remote);
+      const before = await storedKeys();
+      const created = await create({ content: imageDoc(dataUrl(data), url, `${images.url}/jpeg`) });
+      const paths = [assetPathOf(data, 'png'), assetPathOf(remote, 'png'), assetPathOf(JPEG, 'jpg')];
+      expect(await storedSrcs(created.id as string)).toEqual(paths);
+      const keys = await storedKeys();
+      for (const path of paths) expect(keys).toContain(keyOf(path));
+      expect(keys.filter((key) => !before.includes(key)).sort()).toEqual(paths.map(keyOf).filter((key) => !before.includes(key)).sort());
+      expect(keys.every((key) => /^user-images\/[0-9a-f]{64}\.(png|jpg|gif|webp|avif)$/.test(key))).toBe(true);
     });
 
     it('follows redirects to another image of the same server (relative 302, absolute 301)', async () => {
@@ -335,13 +407,13 @@ describe('article images (local storage)', () => {
     });
 
     it('keeps a hosted image given as its static URL or as its asset path, and stores nothing', async () => {
-      const before = storedFiles();
+      const before = await storedKeys();
       const created = await create({ content: imageDoc(`${STATIC_URL}${path}`, path) });
       expect(await storedSrcs(created.id as string)).toEqual([path, path]);
       expect((await read(created.id as string)).body.contentHtml).toContain(`src="${STATIC_URL}${path}"`);
       const fromMarkdown = await create({ markdown: imageMarkdown(`${STATIC_URL}${path}`, path) });
       expect(await storedSrcs(fromMarkdown.id as string)).toEqual([path, path]);
-      expect(storedFiles()).toEqual(before);
+      expect(await storedKeys()).toEqual(before);
     });
 
     it('round-trips: the contentJson and the contentMarkdown of GET can be written back unchanged', async () => {
@@ -349,7 +421,7 @@ describe('article images (local storage)', () => {
       const created = await create({ content: imageDoc(dataUrl(bytes), remote), publish: true });
       const id = created.id as string;
       const json = (await read(id, 'json')).body.contentJson as Json;
-      const before = storedFiles();
+      const before = await storedKeys();
 
       const patched = await t.http.patch(`/v1/articles/${id}`).set(bearer(admin)).send({ content: json });
       expect(outcome(patched)).toMatchObject({ status: 200 });
@@ -361,12 +433,18 @@ describe('article images (local storage)', () => {
       const fromMarkdown = await t.http.patch(`/v1/articles/${id}`).set(bearer(admin)).send({ markdown });
       expect(outcome(fromMarkdown)).toMatchObject({ status: 200 });
       expect(await draftSrcs(id)).toEqual(srcsOf(json));
-      expect(storedFiles()).toEqual(before);
+      expect(await storedKeys()).toEqual(before);
     });
 
     it('refuses a well-formed hosted path or static URL that names no stored image: 400 invalid_request, nothing saved', async () => {
       const before = await snapshot();
-      const sources = [UNKNOWN_HOSTED, `${STATIC_URL}${UNKNOWN_HOSTED}`, path.replace('.png', '.jpg'), `${STATIC_URL}${path.replace('.png', '.gif')}`];
+      const sources = [
+        UNKNOWN_HOSTED,
+        `${STATIC_URL}${UNKNOWN_HOSTED}`,
+        `${STATIC_URL}/user-images/${'1'.repeat(64)}.webp`,
+        path.replace('.png', '.jpg'),
+        `${STATIC_URL}${path.replace('.png', '.gif')}`,
+      ];
       for (const src of sources) {
         expectInvalid(await post({ content: imageDoc(src) }));
         expectInvalid(await post({ markdown: imageMarkdown(path, src) }));
@@ -495,6 +573,20 @@ describe('article images (local storage)', () => {
 
   describe('nothing is saved when an image fails', () => {
     const failing = (): string => `${images.url}/missing?${unique('nothing-saved')}`;
+
+    it('a failing fetch leaves no article and no stored object', async () => {
+      const count = await articleCount();
+      const before = await storedKeys();
+      for (const src of [`${images.url}/missing`, `${images.url}/html-as-png`, `${images.url}/redirect/metadata`, `${images.url}/slow`]) {
+        const res = await post({ content: imageDoc(src), publish: true });
+        expect({ src, ...outcome(res) }).toMatchObject({ src, status: 502, body: { error: UPLOAD_FAILED, code: 'image_upload_failed' } });
+        expect(res.body.details).toEqual([{ field: 'content', message: expect.stringContaining(src) }]);
+      }
+      const notAnImage = await post({ markdown: `![x](${dataUrl(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'image/svg+xml')})` });
+      expect(notAnImage.status).toBe(502);
+      expect(await articleCount()).toBe(count);
+      expect(await storedKeys()).toEqual(before);
+    });
 
     it('POST /v1/articles (draft and publish: true) leaves every table as it was', async () => {
       const before = await snapshot();
@@ -662,8 +754,7 @@ describe('article images: host names that resolve to refused addresses (default 
     images = await startImageServer();
     t = await startTestApp({ env: { ...NO_LIMITS, IMAGE_FETCH_TIMEOUT_MS: '1000' } });
     admin = await t.key(null);
-    const sections = (await t.http.get('/v1/sections').set(bearer(admin)).expect(200)).body.results as Array<{ id: string; isDefault: boolean }>;
-    sectionId = sections.find((s) => s.isDefault)!.id;
+    sectionId = await defaultSectionId(t, admin);
   });
   afterAll(async () => {
     await t?.close();
