@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { createLogger, CreateInitialApiKeyUseCase, EMBEDDED_POSTGRES_MAJOR, loadConfigOrExit } from '#core';
+import { createLogger, CreateInitialApiKeyUseCase, EMBEDDED_POSTGRES_MAJOR, loadConfigOrExit, unsupportedNodeWarning } from '#core';
 import { createApiApp } from './bootstrap.js';
 
 /**
@@ -10,6 +10,8 @@ async function main(): Promise<void> {
   const apiOnly = process.argv.includes('--role=api');
   const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel);
+  const nodeWarning = unsupportedNodeWarning();
+  if (nodeWarning) logger.warn(nodeWarning);
   if (apiOnly && !config.redis.url) {
     logger.warn('--role=api without REDIS_URL: jobs have no queue to go to, so this process runs them itself');
   }

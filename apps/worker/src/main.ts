@@ -1,12 +1,14 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { createLogger, exitAfterShutdownDeadline, loadConfigOrExit, PinoNestLogger } from '#core';
+import { createLogger, exitAfterShutdownDeadline, loadConfigOrExit, PinoNestLogger, unsupportedNodeWarning } from '#core';
 import { WorkerModule } from './worker.module.js';
 
 /** BullMQ worker: runs every job processor against REDIS_URL; any number of these may run. */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel);
+  const nodeWarning = unsupportedNodeWarning();
+  if (nodeWarning) logger.warn(nodeWarning);
   if (!config.redis.url) {
     logger.fatal('The worker needs REDIS_URL. Without Redis, `npm start` runs the jobs inside the API process.');
     process.exit(1);

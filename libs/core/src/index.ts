@@ -122,6 +122,7 @@ export {
   type SafeResponse,
 } from './net/safe-http-client.js';
 export { withTimeout } from './util/with-timeout.js';
+export { unsupportedNodeWarning } from './util/node-version.js';
 
 export { ALL_EVENTS, EVENT_TYPES, type EventType, isEventType } from './events/event-type.js';
 export { EVENT_READ_SCOPES, mayReceiveEvent } from './events/event-access.js';
