@@ -2,13 +2,13 @@
  * The conditional request headers (RFC 9110 §13.1): `If-Match` and `If-None-Match` hold `*` or a comma-separated
  * list of entity tags, each strong (`"…"`) or weak (`W/"…"`).
  */
-export interface EntityTag {
+interface EntityTag {
   readonly weak: boolean;
   /** The tag with its quotes, as an ETag header carries it. */
   readonly opaque: string;
 }
 
-export function parseEntityTags(header: string): '*' | EntityTag[] {
+function parseEntityTags(header: string): '*' | EntityTag[] {
   if (header.trim() === '*') return '*';
   return header
     .split(',')

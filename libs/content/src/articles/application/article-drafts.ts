@@ -15,8 +15,8 @@ export class ArticleDrafts {
     return (await this.articles.findRevision(article.id, revisionId!))!;
   }
 
-  /** Records a new revision and points the (possibly new) open draft at it. Returns the draft ID. */
-  async write(article: Article, title: string, content: ArticleContent, keyId: string, at: Date): Promise<{ draftId: string; revision: ArticleRevision }> {
+  /** Records a new revision and points the (possibly new) open draft at it. */
+  async write(article: Article, title: string, content: ArticleContent, keyId: string, at: Date): Promise<void> {
     // Without a live revision (unpublished, its draft discarded) the article shows its last live one: a new
     // draft starts from that, so that discarding it goes back there instead of answering "never published".
     // Read before addRevision, which moves the shown revision of an unpublished article.
@@ -28,6 +28,5 @@ export class ArticleDrafts {
       ? { ...existing, revisionId: revision.id, updatedAt: at }
       : { id: newId('drf'), articleId: article.id, revisionId: revision.id, baseRevisionId: base, createdAt: at, updatedAt: at };
     await this.articles.saveDraft(draft);
-    return { draftId: draft.id, revision };
   }
 }

@@ -13,7 +13,7 @@ import {
 import type { ArticleStatus } from '../domain/article.js';
 import { type ArticleFilter, ArticleReadRepository, type ArticleRecord, type ContentFormat } from './article-read.repository.js';
 
-export const ARTICLES_LIST = 'articles';
+const ARTICLES_LIST = 'articles';
 export type ListStatus = 'published' | 'draft' | 'all';
 
 export interface ArticleCursorRequest extends CursorRequest {

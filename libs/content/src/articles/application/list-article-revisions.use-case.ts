@@ -4,7 +4,7 @@ import type { ArticleRevision } from '../domain/article.js';
 import { ArticleReadRepository } from './article-read.repository.js';
 import { ArticleRevisionAccess } from './article-revision-access.js';
 
-export const REVISIONS_LIST = 'article-revisions';
+const REVISIONS_LIST = 'article-revisions';
 
 /** The article's revisions, newest first (only those that were live, for keys that see published articles only). */
 @Injectable()

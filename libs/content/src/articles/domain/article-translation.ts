@@ -17,10 +17,3 @@ export interface ArticleTranslation {
   readonly updatedAt: Date;
 }
 
-/** draft: never published; published: the live copy is the draft; changed: published, with newer draft edits. */
-export type TranslationState = 'draft' | 'published' | 'changed';
-
-export function translationState(t: ArticleTranslation): TranslationState {
-  if (!t.published || !t.publishedAt) return 'draft';
-  return t.updatedAt.getTime() > t.publishedAt.getTime() ? 'changed' : 'published';
-}

@@ -11,7 +11,7 @@ import { ImageUnavailableError, RemoteImageFetcher } from './remote-image-fetche
 const FETCH_CONCURRENCY = 4;
 
 /** Distinct images one body may hold (they are held in memory until all are fetched). */
-export const MAX_DISTINCT_IMAGES = 100;
+const MAX_DISTINCT_IMAGES = 100;
 
 interface Ready {
   readonly bytes: Buffer;

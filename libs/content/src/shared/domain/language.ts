@@ -2,7 +2,7 @@ import { ValidationError } from '#core/domain';
 
 const LANGUAGE_CODE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
-export function isLanguageCode(value: string): boolean {
+function isLanguageCode(value: string): boolean {
   return LANGUAGE_CODE.test(value);
 }
 
