@@ -17,12 +17,12 @@ type SectionEvent = Extract<EventType, `section.${string}`>;
 export class ContentEvents {
   constructor(
     private readonly outbox: EventOutbox,
-    private readonly articles: ArticleReadRepository,
+    private readonly views: ArticleReadRepository,
     private readonly config: AppConfig,
   ) {}
 
   async article(type: ArticleEvent, articleId: string): Promise<void> {
-    const record = await this.articles.findRecord(articleId, 'html');
+    const record = await this.views.findRecord(articleId, 'html');
     if (!record) throw new Error(`Article ${articleId} vanished inside its own transaction`);
     await this.outbox.record(type, articleView(record, 'html', this.config.http.publicUrl));
   }
