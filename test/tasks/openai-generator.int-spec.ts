@@ -34,7 +34,7 @@ function generator(env: Record<string, string> = {}): OpenAiContentGenerator {
     AI_MAX_TOKENS: '777',
     ...env,
   });
-  return new OpenAiContentGenerator(config);
+  return new OpenAiContentGenerator(config.ai);
 }
 
 function request(overrides: Partial<GenerationRequest> = {}): GenerationRequest {

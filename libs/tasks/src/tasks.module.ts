@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AppConfig } from '#core';
+import { AiConfig } from '#core';
 import { ContentModule } from '#content';
 import { ContentGenerator } from './application/content-generator.port.js';
 import { TaskContent } from './application/task-content.js';
@@ -36,8 +36,8 @@ const useCases = [
     { provide: TaskRepository, useClass: SqlTaskRepository },
     {
       provide: ContentGenerator,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => (config.ai.provider === 'openai' ? new OpenAiContentGenerator(config) : new BuiltinContentGenerator()),
+      inject: [AiConfig],
+      useFactory: (ai: AiConfig) => (ai.provider === 'openai' ? new OpenAiContentGenerator(ai) : new BuiltinContentGenerator()),
     },
     TaskContent,
     ...useCases,

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AppConfig, CurrentPrincipal, type Principal, RequireScopes } from '#core';
+import { CurrentPrincipal, HttpConfig, type Principal, RequireScopes } from '#core';
 import {
   ListArticleTranslationsUseCase,
   ListMissingTranslationsUseCase,
@@ -24,7 +24,7 @@ import { MissingQuery, PutArticleTranslationRequest, SearchQuery } from './dto/a
 @Controller('articles')
 export class ArticleTranslationsController {
   constructor(
-    private readonly config: AppConfig,
+    private readonly http: HttpConfig,
     private readonly putTranslation: PutArticleTranslationUseCase,
     private readonly publishTranslation: PublishArticleTranslationUseCase,
     private readonly listTranslations: ListArticleTranslationsUseCase,
@@ -41,7 +41,7 @@ export class ArticleTranslationsController {
   @ApiOkResponse({ type: SearchPage })
   async search(@Query() query: SearchQuery): Promise<SearchPage> {
     const page = await this.searchArticles.execute({ query: query.query, locale: query.locale, pageSize: query.page_size, startCursor: query.start_cursor });
-    return { ...page, results: page.results.map((hit) => SearchResultResponse.from(hit, this.config.http.publicUrl)) };
+    return { ...page, results: page.results.map((hit) => SearchResultResponse.from(hit, this.http.publicUrl)) };
   }
 
   @Get('translations/missing')

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AppConfig, CurrentPrincipal, type Principal, RateLimit, RequireScopes } from '#core';
+import { CurrentPrincipal, HttpConfig, type Principal, RateLimit, RequireScopes } from '#core';
 import {
   type ArticleRecord,
   CreateArticleUseCase,
@@ -41,7 +41,7 @@ import { CreateArticleRequest, DiffQuery, FormatQuery, GetArticleQuery, ListArti
 @Controller('articles')
 export class ArticlesController {
   constructor(
-    private readonly config: AppConfig,
+    private readonly http: HttpConfig,
     private readonly createArticle: CreateArticleUseCase,
     private readonly listArticles: ListArticlesUseCase,
     private readonly getArticle: GetArticleUseCase,
@@ -59,7 +59,7 @@ export class ArticlesController {
   ) {}
 
   private view(record: ArticleRecord, format: FormatQuery['format'] = 'html'): ArticleResponse {
-    return ArticleResponse.from(record, format, this.config.http.publicUrl);
+    return ArticleResponse.from(record, format, this.http.publicUrl);
   }
 
   /** The article after a write, with its new ETag (what the next If-Match must carry). */

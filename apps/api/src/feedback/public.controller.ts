@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
-import { AppConfig, Public, RateLimit } from '#core';
+import { HttpConfig, Public, RateLimit } from '#core';
 import { GetPublishedArticleUseCase, ListPublishedArticlesUseCase } from '#content';
 import { SubmitFeedbackUseCase } from '#feedback';
 import { ArticlePage, ArticleResponse } from '../articles/article.response.js';
@@ -16,7 +16,7 @@ export class PublicController {
     private readonly listArticles: ListPublishedArticlesUseCase,
     private readonly getArticle: GetPublishedArticleUseCase,
     private readonly submit: SubmitFeedbackUseCase,
-    private readonly config: AppConfig,
+    private readonly http: HttpConfig,
   ) {}
 
   @Get()
@@ -25,7 +25,7 @@ export class PublicController {
   @ApiOkResponse({ type: ArticlePage })
   async list(@Query() query: PublicArticlesQuery): Promise<ArticlePage> {
     const page = await this.listArticles.execute({ pageSize: query.page_size, startCursor: query.start_cursor, collectionId: query.collection_id, sectionId: query.section_id });
-    return { ...page, results: page.results.map((r) => ArticleResponse.from(r, 'html', this.config.http.publicUrl)) };
+    return { ...page, results: page.results.map((r) => ArticleResponse.from(r, 'html', this.http.publicUrl)) };
   }
 
   @Get(':id')
@@ -33,7 +33,7 @@ export class PublicController {
   @ApiOperation({ summary: 'Get a published article (public)', description: 'No key. 404 unless the article is published.' })
   @ApiOkResponse({ type: ArticleResponse })
   async get(@Param('id') id: string): Promise<ArticleResponse> {
-    return ArticleResponse.from(await this.getArticle.execute(id), 'html', this.config.http.publicUrl);
+    return ArticleResponse.from(await this.getArticle.execute(id), 'html', this.http.publicUrl);
   }
 
   @Post(':id/feedback')

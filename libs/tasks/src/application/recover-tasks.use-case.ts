@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AppConfig, Clock, JobQueue } from '#core';
+import { AiConfig, Clock, JobQueue } from '#core';
 import { TaskRepository } from './task.repository.js';
 import { enqueueRun } from './task-run-queue.js';
 
@@ -15,13 +15,13 @@ export class RecoverTasksUseCase {
     private readonly tasks: TaskRepository,
     private readonly jobs: JobQueue,
     private readonly clock: Clock,
-    private readonly config: AppConfig,
+    private readonly ai: AiConfig,
   ) {}
 
   /** How many tasks went back on the queue. */
   async execute(): Promise<number> {
     const now = this.clock.now();
-    const ids = await this.tasks.stale(new Date(now.getTime() - this.config.ai.taskTimeoutMs - 60_000), new Date(now.getTime() - 60_000), 200);
+    const ids = await this.tasks.stale(new Date(now.getTime() - this.ai.taskTimeoutMs - 60_000), new Date(now.getTime() - 60_000), 200);
     for (const id of ids) {
       await this.tasks.requeue(id, now);
       await enqueueRun(this.jobs, id, this.logger);

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AppConfig, Clock, EventOutbox, type Scope, SCOPES, UnitOfWork } from '#core';
+import { AiConfig, Clock, EventOutbox, type Scope, SCOPES, UnitOfWork } from '#core';
 import { isFinished, type Task, type TaskOutput, titleFromInstruction } from '../domain/task.js';
 import { ContentGenerator, GenerationError, type GenerationResult } from './content-generator.port.js';
 import { TaskContent } from './task-content.js';
@@ -24,7 +24,7 @@ export class RunTaskUseCase {
     private readonly outbox: EventOutbox,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
-    private readonly config: AppConfig,
+    private readonly ai: AiConfig,
   ) {}
 
   async execute(taskId: string, lastAttempt: boolean): Promise<void> {
@@ -63,7 +63,7 @@ export class RunTaskUseCase {
     const taskId = task.id;
     // One signal for the run: aborted at the time limit, or soon after the task is cancelled (checked every 2 s),
     // so a model call in flight stops instead of holding a worker slot.
-    const limit = this.config.ai.taskTimeoutMs;
+    const limit = this.ai.taskTimeoutMs;
     const controller = new AbortController();
     const deadline = setTimeout(() => controller.abort(new GenerationError(`The task ran longer than AI_TASK_TIMEOUT_MS (${limit} ms)`)), limit);
     const watch = setInterval(() => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, DomainError, NotFoundError, Principal, type Scope, ValidationError } from '#core';
+import { DomainError, HttpConfig, NotFoundError, Principal, type Scope, ValidationError } from '#core';
 import {
   articleView,
   CreateArticleUseCase,
@@ -38,7 +38,7 @@ export class TaskContent {
     private readonly updateCollection: UpdateCollectionUseCase,
     private readonly createSection: CreateSectionUseCase,
     private readonly updateSection: UpdateSectionUseCase,
-    private readonly config: AppConfig,
+    private readonly http: HttpConfig,
   ) {}
 
   /**
@@ -84,7 +84,7 @@ export class TaskContent {
     const related: RelatedArticle[] = [];
     for (const hit of hits) {
       const record = await this.articles.execute(hit.articleId, 'markdown', Principal.service()).catch(() => null);
-      if (record) related.push({ id: hit.articleId, title: record.title, url: articleView(record, 'markdown', this.config.http.publicUrl).url, markdown: String(record.content ?? '') });
+      if (record) related.push({ id: hit.articleId, title: record.title, url: articleView(record, 'markdown', this.http.publicUrl).url, markdown: String(record.content ?? '') });
     }
     return related;
   }

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AppConfig, findUnstorableText } from '#core';
+import { AiConfig, findUnstorableText } from '#core';
 import { OUTPUT_KINDS, OUTPUT_OPERATIONS, type ProposedChange } from '../domain/task.js';
 import { ContentGenerator, GenerationError, type GenerationRequest, type GenerationResult } from '../application/content-generator.port.js';
 
@@ -54,16 +54,16 @@ export class OpenAiContentGenerator extends ContentGenerator {
   private readonly logger = new Logger(OpenAiContentGenerator.name);
   readonly name: string;
 
-  constructor(private readonly config: AppConfig) {
+  constructor(private readonly ai: AiConfig) {
     super();
-    this.name = `openai:${config.ai.model}`;
+    this.name = `openai:${ai.model}`;
   }
 
   async generate(request: GenerationRequest): Promise<GenerationResult> {
     const body = JSON.stringify({
-      model: this.config.ai.model,
+      model: this.ai.model,
       temperature: 0.2,
-      max_tokens: this.config.ai.maxTokens,
+      max_tokens: this.ai.maxTokens,
       response_format: { type: 'json_schema', json_schema: { name: 'help_center_changes', strict: true, schema: RESPONSE_SCHEMA } },
       messages: [
         { role: 'system', content: SYSTEM_PROMPT },
@@ -95,16 +95,16 @@ export class OpenAiContentGenerator extends ContentGenerator {
 
   private async call(body: string, signal: AbortSignal): Promise<ChatCompletion> {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-    if (this.config.ai.apiKey) headers.authorization = `Bearer ${this.config.ai.apiKey}`;
+    if (this.ai.apiKey) headers.authorization = `Bearer ${this.ai.apiKey}`;
     for (let attempt = 0; ; attempt++) {
       let retryAfterMs: number | null = null;
       let problem: string;
       try {
-        const response = await fetch(`${this.config.ai.baseUrl}/chat/completions`, {
+        const response = await fetch(`${this.ai.baseUrl}/chat/completions`, {
           method: 'POST',
           headers,
           body,
-          signal: AbortSignal.any([signal, AbortSignal.timeout(this.config.ai.requestTimeoutMs)]),
+          signal: AbortSignal.any([signal, AbortSignal.timeout(this.ai.requestTimeoutMs)]),
         });
         const text = await response.text();
         if (response.ok) {
@@ -124,9 +124,9 @@ export class OpenAiContentGenerator extends ContentGenerator {
       } catch (error) {
         if (error instanceof GenerationError) throw error;
         if (signal.aborted) throw stopped(signal);
-        problem = (error as Error).name === 'TimeoutError' ? `the model server did not answer within ${this.config.ai.requestTimeoutMs} ms` : `the model server could not be reached (${(error as Error).message})`;
+        problem = (error as Error).name === 'TimeoutError' ? `the model server did not answer within ${this.ai.requestTimeoutMs} ms` : `the model server could not be reached (${(error as Error).message})`;
       }
-      if (attempt >= this.config.ai.maxRetries) throw new GenerationError(`${capitalise(problem)}, after ${attempt + 1} attempt(s)`, true);
+      if (attempt >= this.ai.maxRetries) throw new GenerationError(`${capitalise(problem)}, after ${attempt + 1} attempt(s)`, true);
       const delay = retryAfterMs ?? Math.min(1000 * 2 ** attempt, 30_000);
       this.logger.warn(`Model request failed (${problem}); retrying in ${delay} ms`);
       await sleep(delay, signal);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, Clock, isEventType, mayReceiveEvent, RetryLaterError, UnitOfWork } from '#core';
+import { Clock, isEventType, mayReceiveEvent, RetryLaterError, UnitOfWork, WebhookConfig } from '#core';
 import { ENDPOINT_DISABLED, NOT_PERMITTED, parseRetryAfter, RESPONSE_EXCERPT_BYTES, retryDelayMs, SECRET_UNREADABLE } from '../domain/webhook-delivery.js';
 import { WebhookSecretUnreadableError } from '../domain/webhook-endpoint.js';
 import { EndpointSlots } from './endpoint-slots.js';
@@ -24,7 +24,7 @@ export class DeliverWebhookUseCase {
     private readonly slots: EndpointSlots,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
-    private readonly config: AppConfig,
+    private readonly config: WebhookConfig,
   ) {}
 
   async execute(deliveryId: string): Promise<void> {
@@ -65,7 +65,7 @@ export class DeliverWebhookUseCase {
     const retryIn = await this.unitOfWork.run(async () => {
       const now = this.clock.now();
       const failed = await this.endpoints.recordFailure(endpoint.id, outcome.attemptedAt);
-      const policy = { minFailures: this.config.webhooks.disableMinFailures, afterMs: this.config.webhooks.disableAfterSeconds * 1000 };
+      const policy = { minFailures: this.config.disableMinFailures, afterMs: this.config.disableAfterSeconds * 1000 };
       if (failed && failed.shouldAutoDisable(policy, now, outcome.responseStatus)) {
         await this.endpoints.disableIfEnabled(endpoint.id, now);
         await this.deliveries.markFailure(deliveryId, outcome, null);
@@ -73,7 +73,7 @@ export class DeliverWebhookUseCase {
         return null;
       }
       const honoured = outcome.responseStatus === 429 || outcome.responseStatus === 503 ? parseRetryAfter(retryAfter, now) : null;
-      const delay = retryDelayMs(work.delivery.attempts + 1, this.config.webhooks.retryScheduleSeconds, honoured);
+      const delay = retryDelayMs(work.delivery.attempts + 1, this.config.retryScheduleSeconds, honoured);
       await this.deliveries.markFailure(deliveryId, outcome, delay === null ? null : new Date(now.getTime() + delay));
       return delay;
     });

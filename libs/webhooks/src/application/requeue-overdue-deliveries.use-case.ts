@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, Clock } from '#core';
+import { Clock, WebhookConfig } from '#core';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository.js';
 
@@ -16,11 +16,11 @@ export class RequeueOverdueDeliveriesUseCase {
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly dispatcher: DeliveryDispatcher,
     private readonly clock: Clock,
-    private readonly config: AppConfig,
+    private readonly config: WebhookConfig,
   ) {}
 
   async execute(): Promise<number> {
-    const dueBefore = new Date(this.clock.now().getTime() - this.config.webhooks.sweepIntervalMs);
+    const dueBefore = new Date(this.clock.now().getTime() - this.config.sweepIntervalMs);
     const overdue = await this.deliveries.overdue(dueBefore, SWEEP_BATCH);
     if (overdue.length > 0) await this.dispatcher.enqueue(overdue);
     return overdue.length;

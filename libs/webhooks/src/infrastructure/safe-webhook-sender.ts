@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { AppConfig, OutboundRequestError, SafeHttpClient, ValidationError, WEBHOOK_NETWORK_SETTINGS } from '#core';
+import { OutboundRequestError, SafeHttpClient, ValidationError, WebhookConfig, WEBHOOK_NETWORK_SETTINGS } from '#core';
 import { RESPONSE_EXCERPT_BYTES } from '../domain/webhook-delivery.js';
 import { type SendResult, WebhookSender, WebhookUrlPolicy } from '../application/webhook-sender.port.js';
 
@@ -10,10 +10,10 @@ import { type SendResult, WebhookSender, WebhookUrlPolicy } from '../application
 export class SafeWebhookSender extends WebhookSender implements OnApplicationShutdown {
   readonly client: SafeHttpClient;
 
-  constructor(private readonly config: AppConfig) {
+  constructor(private readonly config: WebhookConfig) {
     super();
-    this.client = new SafeHttpClient(config.webhooks.network, {
-      connectTimeoutMs: Math.min(5_000, config.webhooks.timeoutMs),
+    this.client = new SafeHttpClient(config.network, {
+      connectTimeoutMs: Math.min(5_000, config.timeoutMs),
       // Per origin, not per endpoint: many endpoints may share one host (EndpointSlots caps each endpoint).
       connectionsPerOrigin: 100,
       settings: WEBHOOK_NETWORK_SETTINGS,
@@ -23,7 +23,7 @@ export class SafeWebhookSender extends WebhookSender implements OnApplicationShu
   async post(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    if (!this.config.webhooks.allowHttp && url.startsWith('http:')) {
+    if (!this.config.allowHttp && url.startsWith('http:')) {
       return { status: null, retryAfter: undefined, excerpt: null, error: 'http URLs are not allowed (WEBHOOK_ALLOW_HTTP)', durationMs: 0 };
     }
     try {
@@ -32,7 +32,7 @@ export class SafeWebhookSender extends WebhookSender implements OnApplicationShu
         headers: { ...headers, 'user-agent': 'HelpCenter-Webhooks/1.0' },
         body,
         maxRedirects: 0,
-        timeoutMs: this.config.webhooks.timeoutMs,
+        timeoutMs: this.config.timeoutMs,
         maxBytes: RESPONSE_EXCERPT_BYTES,
         oversize: 'truncate',
       });
@@ -64,7 +64,7 @@ export class SafeWebhookSender extends WebhookSender implements OnApplicationShu
 @Injectable()
 export class CheckedWebhookUrlPolicy extends WebhookUrlPolicy {
   constructor(
-    private readonly config: AppConfig,
+    private readonly config: WebhookConfig,
     private readonly sender: SafeWebhookSender,
   ) {
     super();
@@ -73,9 +73,9 @@ export class CheckedWebhookUrlPolicy extends WebhookUrlPolicy {
   async check(raw: string, field = 'url'): Promise<string> {
     const url = URL.canParse(raw) ? new URL(raw) : null;
     if (!url) throw ValidationError.field(field, 'url must be an absolute URL');
-    const schemes = this.config.webhooks.allowHttp ? ['https:', 'http:'] : ['https:'];
+    const schemes = this.config.allowHttp ? ['https:', 'http:'] : ['https:'];
     if (!schemes.includes(url.protocol)) {
-      throw ValidationError.field(field, this.config.webhooks.allowHttp ? 'url must use https or http' : 'url must use https (http only with WEBHOOK_ALLOW_HTTP=true)');
+      throw ValidationError.field(field, this.config.allowHttp ? 'url must use https or http' : 'url must use https (http only with WEBHOOK_ALLOW_HTTP=true)');
     }
     if (url.username || url.password) throw ValidationError.field(field, 'url must not carry credentials');
     if (url.hash) throw ValidationError.field(field, 'url must not have a fragment');

@@ -1,5 +1,5 @@
 import { type BeforeApplicationShutdown, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { AppConfig, OutboxNotifications, OutboxSignal, withTimeout } from '#core';
+import { DatabaseConfig, OutboxNotifications, OutboxSignal, WebhookConfig, withTimeout } from '#core';
 import { RelayOutboxEventsUseCase } from '../application/relay-outbox-events.use-case.js';
 import { RequeueOverdueDeliveriesUseCase } from '../application/requeue-overdue-deliveries.use-case.js';
 
@@ -27,13 +27,14 @@ export class OutboxRelayRunner implements OnApplicationBootstrap, BeforeApplicat
     private readonly requeueOverdue: RequeueOverdueDeliveriesUseCase,
     private readonly signal: OutboxSignal,
     private readonly notifications: OutboxNotifications,
-    private readonly config: AppConfig,
+    private readonly webhooks: WebhookConfig,
+    private readonly database: DatabaseConfig,
   ) {}
 
   onApplicationBootstrap(): void {
     this.unsubscribe.push(this.signal.subscribe(() => void this.wake()));
     this.unsubscribe.push(this.notifications.subscribe(() => void this.wake()));
-    this.sweepTimer = setInterval(() => void this.sweep(), this.config.webhooks.sweepIntervalMs);
+    this.sweepTimer = setInterval(() => void this.sweep(), this.webhooks.sweepIntervalMs);
     this.sweepTimer.unref();
     void this.sweep();
   }
@@ -54,7 +55,7 @@ export class OutboxRelayRunner implements OnApplicationBootstrap, BeforeApplicat
    * never settles); the run left behind cannot relay an event twice (claims are row locks, SKIP LOCKED).
    */
   private get runDeadlineMs(): number {
-    return Math.max(60_000, this.config.database.statementTimeoutMs * 2);
+    return Math.max(60_000, this.database.statementTimeoutMs * 2);
   }
 
   /** Relays everything waiting; a wake-up during a run makes the run go round once more. Never throws. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, Clock, UnitOfWork } from '#core';
+import { Clock, HelpdeskConfig, UnitOfWork } from '#core';
 import { SectionRepository } from '../../sections/application/section.repository.js';
 import { DEFAULT_SECTION_NAME, Section } from '../../sections/domain/section.js';
 import { Helpdesk } from '../domain/helpdesk.js';
@@ -16,14 +16,14 @@ export class EnsureHelpdeskUseCase {
     private readonly sections: SectionRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
-    private readonly config: AppConfig,
+    private readonly config: HelpdeskConfig,
   ) {}
 
   async execute(): Promise<Helpdesk> {
     const existing = await this.helpdesks.find();
     if (existing) return existing;
     const now = this.clock.now();
-    const helpdesk = Helpdesk.create(this.config.helpdesk.languages, now);
+    const helpdesk = Helpdesk.create(this.config.languages, now);
     return this.unitOfWork.run(async () => {
       if (await this.helpdesks.insertIfAbsent(helpdesk)) {
         await this.sections.insert(Section.create({ helpdeskId: helpdesk.id, name: DEFAULT_SECTION_NAME, position: 0, isDefault: true }, now));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Node } from 'prosemirror-model';
-import { AppConfig, DomainError, type ErrorDetail, ObjectStorage, ValidationError } from '#core';
+import { DomainError, type ErrorDetail, HttpConfig, ImageConfig, ObjectStorage, ValidationError } from '#core';
 import { imageSources, mapImageSources } from '../../content-format/index.js';
 import { detectImageType } from '../domain/image-type.js';
 import { abbreviate, ASSET_PATH_PREFIX, assetPath, classifyImageSource, type ImageSource, MALFORMED_DATA_URL, storageKeyOf } from '../domain/image-source.js';
@@ -29,14 +29,15 @@ export class ArticleImages {
   private readonly logger = new Logger(ArticleImages.name);
 
   constructor(
-    private readonly config: AppConfig,
+    private readonly http: HttpConfig,
+    private readonly images: ImageConfig,
     private readonly storage: ObjectStorage,
     private readonly fetcher: RemoteImageFetcher,
   ) {}
 
   /** The full URL a reader's browser loads for a stored src; other sources are returned as they are. */
   publicUrl(src: string): string {
-    return src.startsWith(ASSET_PATH_PREFIX) ? `${this.config.http.staticUrl}${src}` : src;
+    return src.startsWith(ASSET_PATH_PREFIX) ? `${this.http.staticUrl}${src}` : src;
   }
 
   /**
@@ -51,7 +52,7 @@ export class ArticleImages {
     if (distinct.length > MAX_DISTINCT_IMAGES) {
       throw ValidationError.field(field, `A body may hold at most ${MAX_DISTINCT_IMAGES} distinct images; it holds ${distinct.length}`);
     }
-    const sources = new Map(distinct.map((src) => [src, classifyImageSource(src, this.config.http.staticUrl)] as const));
+    const sources = new Map(distinct.map((src) => [src, classifyImageSource(src, this.http.staticUrl)] as const));
     this.rejectInvalid(sources, field);
     const paths = new Map<string, string>();
     await this.checkHosted(sources, paths, field);
@@ -117,7 +118,7 @@ export class ArticleImages {
 
   /** The bytes of a data URL or a remote image, checked to be an image, with the path they will be stored under. */
   private async load(source: Extract<ImageSource, { kind: 'data' | 'remote' }>): Promise<Ready | { failure: string }> {
-    const maxBytes = this.config.images.maxBytes;
+    const maxBytes = this.images.maxBytes;
     let bytes: Buffer;
     if (source.kind === 'data') {
       if (source.bytes.length > maxBytes) return { failure: `larger than ${maxBytes} bytes` };

@@ -1,5 +1,5 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { AppConfig, IMAGE_NETWORK_SETTINGS, OutboundRequestError, SafeHttpClient } from '#core';
+import { IMAGE_NETWORK_SETTINGS, ImageConfig, OutboundRequestError, SafeHttpClient } from '#core';
 import { ImageUnavailableError, RemoteImageFetcher } from '../application/remote-image-fetcher.port.js';
 
 const MAX_REDIRECTS = 3;
@@ -13,10 +13,10 @@ const ACCEPT = 'image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q
 export class SafeRemoteImageFetcher extends RemoteImageFetcher implements OnApplicationShutdown {
   private readonly client: SafeHttpClient;
 
-  constructor(private readonly config: AppConfig) {
+  constructor(private readonly images: ImageConfig) {
     super();
-    this.client = new SafeHttpClient(config.images.network, {
-      connectTimeoutMs: Math.min(5_000, config.images.fetchTimeoutMs),
+    this.client = new SafeHttpClient(images.network, {
+      connectTimeoutMs: Math.min(5_000, images.fetchTimeoutMs),
       connectionsPerOrigin: 4,
       settings: IMAGE_NETWORK_SETTINGS,
     });
@@ -27,7 +27,7 @@ export class SafeRemoteImageFetcher extends RemoteImageFetcher implements OnAppl
       const response = await this.client.request(url, {
         headers: { accept: ACCEPT, 'user-agent': 'HelpCenter-ImageFetcher/1.0' },
         maxRedirects: MAX_REDIRECTS,
-        timeoutMs: this.config.images.fetchTimeoutMs,
+        timeoutMs: this.images.fetchTimeoutMs,
         maxBytes,
       });
       if (response.status < 200 || response.status > 299) throw new ImageUnavailableError(`answered HTTP ${response.status}`);

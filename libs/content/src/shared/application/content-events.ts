@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, EventOutbox, type EventType } from '#core';
+import { EventOutbox, type EventType, HttpConfig } from '#core';
 import { ArticleReadRepository } from '../../articles/application/article-read.repository.js';
 import type { Collection } from '../../collections/domain/collection.js';
 import type { Section } from '../../sections/domain/section.js';
@@ -18,13 +18,13 @@ export class ContentEvents {
   constructor(
     private readonly outbox: EventOutbox,
     private readonly views: ArticleReadRepository,
-    private readonly config: AppConfig,
+    private readonly http: HttpConfig,
   ) {}
 
   async article(type: ArticleEvent, articleId: string): Promise<void> {
     const record = await this.views.findRecord(articleId, 'html');
     if (!record) throw new Error(`Article ${articleId} vanished inside its own transaction`);
-    await this.outbox.record(type, articleView(record, 'html', this.config.http.publicUrl));
+    await this.outbox.record(type, articleView(record, 'html', this.http.publicUrl));
   }
 
   async collection(type: CollectionEvent, collection: Collection): Promise<void> {
