@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
-import { runMigrations, SnakeNamingStrategy } from '#core';
+import { runMigrations } from '#core';
 import { MIGRATIONS } from '#migrations';
 import { TEST_POSTGRES_URL } from './env.js';
 
@@ -39,7 +39,7 @@ export async function ensureTemplate(): Promise<string> {
       const building = `${name}_build`;
       await admin.query(`DROP DATABASE IF EXISTS ${building}`);
       await admin.query(`CREATE DATABASE ${building}`);
-      const dataSource = new DataSource({ type: 'postgres', url: urlFor(building), migrations: [...MIGRATIONS] as never, namingStrategy: new SnakeNamingStrategy() });
+      const dataSource = new DataSource({ type: 'postgres', url: urlFor(building), migrations: [...MIGRATIONS] as never });
       await dataSource.initialize();
       await runMigrations(dataSource);
       await dataSource.destroy();

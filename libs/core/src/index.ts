@@ -58,10 +58,9 @@ export {
 } from './pagination/page.js';
 export { type CursorRequest, Paginator } from './pagination/paginator.js';
 
-export { Database, type Migration, type OrmEntity, runMigrations } from './database/database.js';
+export { Database, type Migration, runMigrations } from './database/database.js';
 export { DatabaseModule } from './database/database.module.js';
 export {
-  EmbeddedDatabaseLockedError,
   EmbeddedDatabaseStartError,
   EmbeddedPostgres,
   LegacyEmbeddedDatabaseError,
@@ -69,9 +68,7 @@ export {
 export { EMBEDDED_POSTGRES_MAJOR, EmbeddedPostgresUnavailableError } from './database/embedded/postgres-binaries.js';
 export { TransactionHost, UnitOfWork } from './database/transaction.js';
 export { isUniqueViolation, isDatabaseUnavailable } from './database/pg-errors.js';
-export { columnList, type KeysetColumns, type KeysetList, readKeysetRows, selectColumns } from './database/keyset.js';
-export { SnakeNamingStrategy } from './database/snake-naming.strategy.js';
-export { TimestampColumn } from './database/columns.js';
+export { type KeysetColumns, type KeysetList, readKeysetRows } from './database/keyset.js';
 
 export { ALL_JOB_NAMES, JobName, type JobPayloads } from './jobs/job-name.js';
 export { type JobOptions, JobQueue, RetryLaterError } from './jobs/job-queue.port.js';

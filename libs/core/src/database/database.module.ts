@@ -1,9 +1,7 @@
 import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
-import { Database, type Migration, type OrmEntity } from './database.js';
+import { Database, type Migration } from './database.js';
 import { TransactionHost, UnitOfWork } from './transaction.js';
-
-const registeredEntities = new Set<OrmEntity>();
 
 export interface DatabaseModuleOptions {
   readonly migrations: readonly Migration[];
@@ -20,10 +18,7 @@ class DatabaseLifecycle implements OnApplicationShutdown {
   }
 }
 
-/**
- * Connects the process's one data source. Domain modules declare their ORM entities with
- * `DatabaseModule.forFeature([...])`; repositories inject `TransactionHost`, use cases `UnitOfWork`.
- */
+/** Connects the process's one data source; repositories inject `TransactionHost`, use cases `UnitOfWork`. */
 @Global()
 @Module({})
 export class DatabaseModule {
@@ -36,7 +31,6 @@ export class DatabaseModule {
           inject: [AppConfig],
           useFactory: (config: AppConfig) =>
             Database.connect(config, {
-              entities: [...registeredEntities],
               migrations: options.migrations,
               migrate: options.migrate,
               attachToRunningEmbedded: options.attachToRunningEmbedded ?? false,
@@ -48,11 +42,5 @@ export class DatabaseModule {
       ],
       exports: [Database, TransactionHost, UnitOfWork],
     };
-  }
-
-  /** Registers entities with the data source (read when the data source is created). */
-  static forFeature(entities: readonly OrmEntity[]): DynamicModule {
-    for (const entity of entities) registeredEntities.add(entity);
-    return { module: DatabaseModule };
   }
 }

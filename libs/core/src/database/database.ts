@@ -1,18 +1,14 @@
 import { Logger } from '@nestjs/common';
 import type pg from 'pg';
-import { DataSource, type EntityManager, type EntitySchema, MigrationExecutor, type MixedList } from 'typeorm';
+import { DataSource, type EntityManager, MigrationExecutor } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { EmbeddedPostgres } from './embedded/embedded-postgres.js';
-import { SnakeNamingStrategy } from './snake-naming.strategy.js';
 import { installTimestampParser } from './timestamp-parser.js';
 
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export type OrmEntity = Function | EntitySchema;
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export type Migration = Function;
 
 export interface DatabaseOptions {
-  readonly entities: readonly OrmEntity[];
   readonly migrations: readonly Migration[];
   /** Run pending migrations on connect (the app and tests); the CLI's `migrate` runs them explicitly. */
   readonly migrate: boolean;
@@ -78,13 +74,11 @@ export class Database {
     const dataSource = new DataSource({
       type: 'postgres',
       ...connection,
-      entities: options.entities as MixedList<OrmEntity>,
       migrations: options.migrations as Migration[],
       migrationsTableName: 'migrations',
       migrationsTransactionMode: 'each',
       synchronize: false,
       migrationsRun: false,
-      namingStrategy: new SnakeNamingStrategy(),
       poolSize: config.database.poolSize,
       extra: sessionSettings,
       logging: false,

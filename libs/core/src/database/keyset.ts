@@ -1,4 +1,3 @@
-import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { KeysetMode } from '../pagination/cursor-codec.js';
 import type { KeysetQuery, KeysetSlice } from '../pagination/page.js';
 import type { TransactionHost } from './transaction.js';
@@ -9,7 +8,7 @@ export type KeysetColumns = Partial<Record<KeysetMode, string>>;
 const DESCENDING: ReadonlySet<KeysetMode> = new Set(['created_desc', 'updated_desc', 'rank_desc']);
 
 export interface KeysetList {
-  /** `SELECT <columns> FROM <table> <alias>` (see `selectColumns`). */
+  /** `SELECT <columns> FROM <table> <alias>`. */
   readonly select: string;
   /** The list's alias, whose `id` column breaks ties. */
   readonly alias: string;
@@ -40,27 +39,4 @@ export async function readKeysetRows<R>(db: TransactionHost, list: KeysetList, q
   const rows = await db.query<R>(`${list.select}${where} ORDER BY ${column} ${direction}, ${id} ${direction} LIMIT $${params.length}`, params);
   const hasMore = rows.length > query.pageSize;
   return { rows: hasMore ? rows.slice(0, query.pageSize) : rows, hasMore };
-}
-
-const columnLists = new WeakMap<object, Map<string, string>>();
-
-/**
- * `alias.column AS "property", …` for an ORM entity, so plain SQL returns rows shaped like the entity (dates
- * and arrays are parsed by the driver). Built once per entity and alias.
- */
-export function columnList<T extends ObjectLiteral>(manager: EntityManager, entity: EntityTarget<T>, alias: string): string {
-  const metadata = manager.connection.getMetadata(entity);
-  let byAlias = columnLists.get(metadata);
-  if (!byAlias) columnLists.set(metadata, (byAlias = new Map()));
-  let list = byAlias.get(alias);
-  if (!list) {
-    list = metadata.columns.map((c) => `${alias}.${c.databaseName} AS "${c.propertyName}"`).join(', ');
-    byAlias.set(alias, list);
-  }
-  return list;
-}
-
-/** `SELECT <columnList> FROM table alias` for an ORM entity. */
-export function selectColumns<T extends ObjectLiteral>(manager: EntityManager, entity: EntityTarget<T>, alias: string): string {
-  return `SELECT ${columnList(manager, entity, alias)} FROM ${manager.connection.getMetadata(entity).tableName} ${alias}`;
 }

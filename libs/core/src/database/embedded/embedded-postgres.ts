@@ -52,7 +52,7 @@ interface OwnerInfo {
   readonly watchdogPid: number | null;
 }
 
-export class EmbeddedDatabaseLockedError extends Error {
+class EmbeddedDatabaseLockedError extends Error {
   constructor(dataDir: string, pid: number | undefined) {
     super(
       `The embedded database in ${dataDir} is already served by another process${pid ? ` (pid ${pid})` : ''}. ` +
