@@ -1,10 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { Test, type TestingModule } from '@nestjs/testing';
-import pg from 'pg';
-import { AppConfig, CoreModule, createLogger, DomainError, PinoNestLogger, Principal } from '#core';
+import { DomainError, Principal } from '#core';
 import {
   ContentModule,
   CreateArticleUseCase,
@@ -14,12 +9,10 @@ import {
   UnpublishArticleUseCase,
   UpdateArticleUseCase,
 } from '#content';
-import { MIGRATIONS } from '#migrations';
 import { ArticleRepository } from '../../libs/content/src/articles/application/article.repository.js';
 import { SlugTakenError } from '../../libs/content/src/articles/domain/article-errors.js';
 import { Article } from '../../libs/content/src/articles/domain/article.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { TEST_APP_SECRET } from '../support/env.js';
+import { createUseCaseModule, type UseCaseModule } from '../support/use-case-module.js';
 
 // The articles' use cases below HTTP: ContentModule with its SQL adapters against a PostgreSQL database of this
 // file's own. What the endpoints rely on: each write returns the article as its transaction left it (the version
@@ -31,20 +24,15 @@ const writer = new Principal('key_writer', ['content:write']);
 const publisher = new Principal('key_publisher', ['content:write', 'content:publish']);
 
 describe('articles use cases (real PostgreSQL)', () => {
-  let database: TestDatabase;
-  let dataDir: string;
-  let moduleRef: TestingModule;
-  let db: pg.Client;
+  let t: UseCaseModule;
   let sectionId: string;
   let helpdeskId: string;
   let n = 0;
 
-  const use = <T>(type: abstract new (...args: never[]) => T): T => moduleRef.get(type as never, { strict: false });
+  const use = <T>(type: abstract new (...args: never[]) => T): T => t.get(type);
   const unique = (word: string) => `${word} ${process.pid}-${++n}`;
 
-  async function rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return (await db.query(sql, params)).rows as T[];
-  }
+  const rows = <T>(sql: string, params: unknown[] = []): Promise<T[]> => t.rows<T>(sql, params);
 
   /** The error a promise rejects with (fails when it resolves). */
   async function failure(promise: Promise<unknown>): Promise<unknown> {
@@ -57,25 +45,10 @@ describe('articles use cases (real PostgreSQL)', () => {
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataDir = mkdtempSync(join(tmpdir(), 'hc-articles-'));
-    const config = AppConfig.fromEnv({ DATABASE_URL: database.url, DATA_DIR: dataDir, APP_SECRET: TEST_APP_SECRET, LOG_LEVEL: 'silent', PUBLIC_URL: 'http://help.test' });
-    moduleRef = await Test.createTestingModule({
-      imports: [CoreModule.forRoot(config, { migrations: MIGRATIONS, migrate: true, runsJobs: false }), ContentModule],
-    })
-      .setLogger(new PinoNestLogger(createLogger('silent')))
-      .compile();
-    await moduleRef.init();
-    db = new pg.Client({ connectionString: database.url });
-    await db.connect();
+    t = await createUseCaseModule([ContentModule]);
     [{ id: sectionId, helpdeskId }] = await rows<{ id: string; helpdeskId: string }>('SELECT id, helpdesk_id AS "helpdeskId" FROM sections WHERE is_default');
   });
-  afterAll(async () => {
-    await db?.end();
-    await moduleRef?.close();
-    await database?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => t?.close());
 
   describe('create, publish, update', () => {
     it('each write returns the article as its transaction left it; an update expecting an older version is refused and writes nothing', async () => {

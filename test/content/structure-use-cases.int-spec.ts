@@ -1,10 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { Test, type TestingModule } from '@nestjs/testing';
-import pg from 'pg';
-import { AppConfig, CoreModule, createLogger, PinoNestLogger } from '#core';
 import {
   ContentModule,
   CreateCollectionUseCase,
@@ -20,9 +14,7 @@ import {
   UpdateHelpdeskUseCase,
   UpdateSectionUseCase,
 } from '#content';
-import { MIGRATIONS } from '#migrations';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { TEST_APP_SECRET } from '../support/env.js';
+import { createUseCaseModule, type UseCaseModule } from '../support/use-case-module.js';
 
 // The helpdesk, section and collection use cases below HTTP: the content lib's Nest module with its SQL
 // repositories against a PostgreSQL database of this file's own, so locks and unique rules meet real concurrency.
@@ -40,16 +32,11 @@ async function settle<T>(work: Promise<T>): Promise<Settled<T>> {
 }
 
 describe('helpdesk, sections and collections use cases (real PostgreSQL)', () => {
-  let database: TestDatabase;
-  let dataDir: string;
-  let moduleRef: TestingModule;
-  let db: pg.Client;
+  let t: UseCaseModule;
 
-  const use = <T>(type: new (...args: never[]) => T): T => moduleRef.get(type, { strict: false });
+  const use = <T>(type: abstract new (...args: never[]) => T): T => t.get(type);
 
-  async function rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return (await db.query(sql, params)).rows as T[];
-  }
+  const rows = <T>(sql: string, params: unknown[] = []): Promise<T[]> => t.rows<T>(sql, params);
 
   /** Events recorded in the outbox, oldest first: [type, id of the resource]. */
   async function events(): Promise<Array<[string, string]>> {
@@ -58,33 +45,11 @@ describe('helpdesk, sections and collections use cases (real PostgreSQL)', () =>
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataDir = mkdtempSync(join(tmpdir(), 'hc-structure-'));
-    const config = AppConfig.fromEnv({
-      DATABASE_URL: database.url,
-      DATA_DIR: dataDir,
-      APP_SECRET: TEST_APP_SECRET,
-      LOG_LEVEL: 'silent',
-      PUBLIC_URL: 'http://help.test',
-      HELPDESK_LANGUAGES: 'en,fr,de',
-    });
-    moduleRef = await Test.createTestingModule({
-      imports: [CoreModule.forRoot(config, { migrations: MIGRATIONS, migrate: true, runsJobs: false }), ContentModule],
-    })
-      .setLogger(new PinoNestLogger(createLogger('silent')))
-      .compile();
-    await moduleRef.init();
-    db = new pg.Client({ connectionString: database.url });
-    await db.connect();
+    t = await createUseCaseModule([ContentModule], { env: { HELPDESK_LANGUAGES: 'en,fr,de' } });
   });
-  afterAll(async () => {
-    await db?.end();
-    await moduleRef?.close();
-    await database?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => t?.close());
   beforeEach(async () => {
-    await db.query('DELETE FROM outbox_events');
+    await t.db.query('DELETE FROM outbox_events');
   });
 
   describe('EnsureHelpdeskUseCase (run at start-up)', () => {
@@ -217,7 +182,7 @@ describe('helpdesk, sections and collections use cases (real PostgreSQL)', () =>
       const child = await use(CreateCollectionUseCase).execute({ title: 'Child', parentCollectionId: root.id });
       const grandchild = await use(CreateCollectionUseCase).execute({ title: 'Grandchild', parentCollectionId: child.id });
       expect(grandchild.sectionId).toBe(from.id);
-      await db.query('DELETE FROM outbox_events');
+      await t.db.query('DELETE FROM outbox_events');
 
       const moved = await use(MoveCollectionUseCase).execute(root.id, { sectionId: to.id });
       expect({ sectionId: moved.sectionId, parentCollectionId: moved.parentCollectionId }).toEqual({ sectionId: to.id, parentCollectionId: null });

@@ -1,10 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { Test, type TestingModule } from '@nestjs/testing';
-import pg from 'pg';
-import { AppConfig, CoreModule, createLogger, NotFoundError, PinoNestLogger, Principal, ValidationError } from '#core';
+import { NotFoundError, Principal, ValidationError } from '#core';
 import { ContentModule, CreateArticleUseCase, PublishArticleUseCase, TrashArticleUseCase } from '#content';
 import {
   CreateHelpCenterUserUseCase,
@@ -15,9 +10,7 @@ import {
   SubmitFeedbackUseCase,
   UpdateHelpCenterUserUseCase,
 } from '#feedback';
-import { MIGRATIONS } from '#migrations';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { TEST_APP_SECRET } from '../support/env.js';
+import { createUseCaseModule, type UseCaseModule } from '../support/use-case-module.js';
 
 // The feedback use cases below HTTP: FeedbackModule (with ContentModule, whose articles it reads) and its SQL
 // adapters against a PostgreSQL database of this file's own.
@@ -36,19 +29,14 @@ interface OutboxRow {
 }
 
 describe('feedback use cases (real PostgreSQL)', () => {
-  let database: TestDatabase;
-  let dataDir: string;
-  let moduleRef: TestingModule;
-  let db: pg.Client;
+  let t: UseCaseModule;
   let sectionId: string;
   let n = 0;
 
-  const use = <T>(type: abstract new (...args: never[]) => T): T => moduleRef.get(type as never, { strict: false });
+  const use = <T>(type: abstract new (...args: never[]) => T): T => t.get(type);
   const unique = (word: string) => `${word} ${process.pid}-${++n}`;
 
-  async function rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return (await db.query(sql, params)).rows as T[];
-  }
+  const rows = <T>(sql: string, params: unknown[] = []): Promise<T[]> => t.rows<T>(sql, params);
 
   /** The error a promise rejects with (fails when it resolves). */
   async function failure(promise: Promise<unknown>): Promise<unknown> {
@@ -71,25 +59,10 @@ describe('feedback use cases (real PostgreSQL)', () => {
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataDir = mkdtempSync(join(tmpdir(), 'hc-feedback-'));
-    const config = AppConfig.fromEnv({ DATABASE_URL: database.url, DATA_DIR: dataDir, APP_SECRET: TEST_APP_SECRET, LOG_LEVEL: 'silent', PUBLIC_URL: 'http://help.test' });
-    moduleRef = await Test.createTestingModule({
-      imports: [CoreModule.forRoot(config, { migrations: MIGRATIONS, migrate: true, runsJobs: false }), ContentModule, FeedbackModule],
-    })
-      .setLogger(new PinoNestLogger(createLogger('silent')))
-      .compile();
-    await moduleRef.init();
-    db = new pg.Client({ connectionString: database.url });
-    await db.connect();
+    t = await createUseCaseModule([ContentModule, FeedbackModule]);
     [{ id: sectionId }] = await rows<{ id: string }>('SELECT id FROM sections WHERE is_default');
   });
-  afterAll(async () => {
-    await db?.end();
-    await moduleRef?.close();
-    await database?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => t?.close());
 
   describe('submit public feedback', () => {
     it('stores it with the title of that moment, announces it with the matched user in the same transaction, and gives the reader only the receipt', async () => {

@@ -1,10 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { Test, type TestingModule } from '@nestjs/testing';
-import pg from 'pg';
-import { AppConfig, CoreModule, createLogger, InlineJobQueue, PinoNestLogger, Principal, type Scope } from '#core';
+import { InlineJobQueue, Principal, type Scope } from '#core';
 import {
   ApplyTaskOutputUseCase,
   CancelTaskUseCase,
@@ -17,9 +12,7 @@ import {
   type TaskView,
   TasksJobsModule,
 } from '#tasks';
-import { MIGRATIONS } from '#migrations';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { TEST_APP_SECRET } from '../support/env.js';
+import { createUseCaseModule, type UseCaseModule } from '../support/use-case-module.js';
 
 // The tasks' use cases below HTTP: the lib's Nest modules (TasksModule through TasksJobsModule, so a created task runs
 // on the in-process queue with the built-in generator) against a PostgreSQL database of this file's own.
@@ -30,16 +23,11 @@ const writer = new Principal('key_writer', ['content:write']);
 const reader = new Principal('key_reader', ['content:read']);
 
 describe('tasks use cases (real PostgreSQL, in-process jobs)', () => {
-  let database: TestDatabase;
-  let dataDir: string;
-  let moduleRef: TestingModule;
-  let db: pg.Client;
+  let t: UseCaseModule;
 
-  const use = <T>(type: new (...args: never[]) => T): T => moduleRef.get(type, { strict: false });
+  const use = <T>(type: abstract new (...args: never[]) => T): T => t.get(type);
 
-  async function rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return (await db.query(sql, params)).rows as T[];
-  }
+  const rows = <T>(sql: string, params: unknown[] = []): Promise<T[]> => t.rows<T>(sql, params);
 
   /** Creates a task and waits for its run on the in-process queue; the task as a content:write key sees it then. */
   async function run(request: Parameters<CreateTaskUseCase['execute']>[0]): Promise<TaskView> {
@@ -49,24 +37,9 @@ describe('tasks use cases (real PostgreSQL, in-process jobs)', () => {
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataDir = mkdtempSync(join(tmpdir(), 'hc-tasks-'));
-    const config = AppConfig.fromEnv({ DATABASE_URL: database.url, DATA_DIR: dataDir, APP_SECRET: TEST_APP_SECRET, LOG_LEVEL: 'silent', PUBLIC_URL: 'http://help.test' });
-    moduleRef = await Test.createTestingModule({
-      imports: [CoreModule.forRoot(config, { migrations: MIGRATIONS, migrate: true, runsJobs: false }), TasksJobsModule],
-    })
-      .setLogger(new PinoNestLogger(createLogger('silent')))
-      .compile();
-    await moduleRef.init();
-    db = new pg.Client({ connectionString: database.url });
-    await db.connect();
+    t = await createUseCaseModule([TasksJobsModule]);
   });
-  afterAll(async () => {
-    await db?.end();
-    await moduleRef?.close();
-    await database?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => t?.close());
 
   describe('CreateTaskUseCase', () => {
     it('returns the task as stored (queued, no outputs, the trimmed title and instruction) and the run completes it', async () => {

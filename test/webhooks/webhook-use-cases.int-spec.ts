@@ -1,13 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { Test, type TestingModule } from '@nestjs/testing';
-import pg from 'pg';
 import {
-  AppConfig,
-  CoreModule,
-  createLogger,
   EventOutbox,
   InsufficientScopeError,
   InvalidStateError,
@@ -16,7 +8,6 @@ import {
   type JobPayloads,
   JobQueue,
   NotFoundError,
-  PinoNestLogger,
   Principal,
   SecretCipher,
   UnitOfWork,
@@ -34,11 +25,9 @@ import {
   WebhooksModule,
   WebhookSecretUnreadableError,
 } from '#webhooks';
-import { MIGRATIONS } from '#migrations';
 import { type SendResult, WebhookSender } from '../../libs/webhooks/src/application/webhook-sender.port.js';
 import { SECRET_UNREADABLE } from '../../libs/webhooks/src/domain/webhook-delivery.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { TEST_APP_SECRET } from '../support/env.js';
+import { createUseCaseModule, type UseCaseModule } from '../support/use-case-module.js';
 
 // The webhooks' use cases below HTTP: WebhooksModule with its SQL adapters against a PostgreSQL database of this
 // file's own. The job queue and the sender are recorders (nothing leaves the process); everything else is real:
@@ -98,20 +87,15 @@ class RecordingSender extends WebhookSender {
 }
 
 describe('webhooks use cases (real PostgreSQL)', () => {
-  let database: TestDatabase;
-  let dataDir: string;
-  let moduleRef: TestingModule;
-  let db: pg.Client;
+  let t: UseCaseModule;
   let n = 0;
   const queue = new RecordingJobQueue();
   const sender = new RecordingSender();
 
-  const use = <T>(type: abstract new (...args: never[]) => T): T => moduleRef.get(type as never, { strict: false });
+  const use = <T>(type: abstract new (...args: never[]) => T): T => t.get(type);
   const url = (label: string) => `${URL_BASE}/${label}-${++n}`;
 
-  async function rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return (await db.query(sql, params)).rows as T[];
-  }
+  const rows = <T>(sql: string, params: unknown[] = []): Promise<T[]> => t.rows<T>(sql, params);
 
   /** The error a promise rejects with (fails when it resolves). */
   async function failure(promise: Promise<unknown>): Promise<unknown> {
@@ -134,7 +118,7 @@ describe('webhooks use cases (real PostgreSQL)', () => {
   async function failedDelivery(label: string): Promise<{ endpointId: string; deliveryId: string }> {
     const endpoint = await use(CreateWebhookUseCase).execute({ url: url(label), events: ['*'] }, manager);
     const { deliveryId } = await use(SendTestWebhookUseCase).execute(endpoint.id);
-    await db.query(
+    await t.db.query(
       `UPDATE webhook_deliveries SET status = 'failed', attempts = 8, response_status = 500, error = 'HTTP 500', next_retry_at = NULL, due_at = NULL WHERE id = $1`,
       [deliveryId],
     );
@@ -142,28 +126,14 @@ describe('webhooks use cases (real PostgreSQL)', () => {
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataDir = mkdtempSync(join(tmpdir(), 'hc-webhooks-'));
-    const config = AppConfig.fromEnv({ DATABASE_URL: database.url, DATA_DIR: dataDir, APP_SECRET: TEST_APP_SECRET, LOG_LEVEL: 'silent', PUBLIC_URL: 'http://help.test' });
-    moduleRef = await Test.createTestingModule({
-      imports: [CoreModule.forRoot(config, { migrations: MIGRATIONS, migrate: true, runsJobs: false }), WebhooksModule],
-    })
-      .overrideProvider(JobQueue)
-      .useValue(queue)
-      .overrideProvider(WebhookSender)
-      .useValue(sender)
-      .setLogger(new PinoNestLogger(createLogger('silent')))
-      .compile();
-    await moduleRef.init();
-    db = new pg.Client({ connectionString: database.url });
-    await db.connect();
+    t = await createUseCaseModule([WebhooksModule], {
+      overrides: [
+        { provide: JobQueue, useValue: queue },
+        { provide: WebhookSender, useValue: sender },
+      ],
+    });
   });
-  afterAll(async () => {
-    await db?.end();
-    await moduleRef?.close();
-    await database?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => t?.close());
   beforeEach(() => {
     queue.added.length = 0;
     queue.removed.length = 0;
@@ -285,7 +255,7 @@ describe('webhooks use cases (real PostgreSQL)', () => {
       const { deliveryId: stuck } = await use(SendTestWebhookUseCase).execute(tampered.id);
       const { deliveryId: fine } = await use(SendTestWebhookUseCase).execute(healthy.id);
       // A sealed value copied from another endpoint's row does not open: it is bound to its own row.
-      await db.query('UPDATE webhook_endpoints SET secret = (SELECT secret FROM webhook_endpoints WHERE id = $2) WHERE id = $1', [tampered.id, healthy.id]);
+      await t.db.query('UPDATE webhook_endpoints SET secret = (SELECT secret FROM webhook_endpoints WHERE id = $2) WHERE id = $1', [tampered.id, healthy.id]);
 
       const test = await failure(use(SendTestWebhookUseCase).execute(tampered.id));
       expect(test).toBeInstanceOf(WebhookSecretUnreadableError);
