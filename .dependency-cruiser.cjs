@@ -3,7 +3,9 @@
  * - domain code imports nothing from Nest, TypeORM, class-validator or class-transformer,
  *   and from libs/core only its framework-free face (`#core/domain`);
  * - apps import a lib only through its index (`#core`, `#content`, ...), never its inner files;
- * - libs never import apps; libs/core imports no domain lib; libs reach each other only through their index.
+ * - an app never imports another app (what two apps share lives in a lib);
+ * - libs never import apps; libs/core imports no other lib; libs/gateway builds on libs/core only;
+ *   libs reach each other only through their index.
  */
 module.exports = {
   forbidden: [
@@ -19,7 +21,7 @@ module.exports = {
       severity: 'error',
       comment: 'Domain code imports libs/core through #core/domain only.',
       from: { path: '^libs/[^/]+/src/.+/domain/' },
-      to: { path: '^libs/core/src/', pathNot: '^libs/core/src/(domain\\.ts|errors/|ids/|auth/domain/|events/event-type\\.ts)' },
+      to: { path: '^libs/core/src/', pathNot: '^libs/core/src/(domain\\.ts|errors/|ids/|access/|events/event-type\\.ts)' },
     },
     {
       name: 'apps-use-lib-index',
@@ -27,6 +29,13 @@ module.exports = {
       comment: 'Apps import a lib only through its public index.',
       from: { path: '^apps/' },
       to: { path: '^libs/[^/]+/src/', pathNot: '^libs/[^/]+/src/(index|domain)\\.ts$' },
+    },
+    {
+      name: 'apps-do-not-import-other-apps',
+      severity: 'error',
+      comment: 'An app never imports another app; what two apps share lives in a lib.',
+      from: { path: '^apps/([^/]+)/' },
+      to: { path: '^apps/', pathNot: '^apps/$1/' },
     },
     {
       name: 'libs-do-not-import-apps',
@@ -39,6 +48,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^libs/core/' },
       to: { path: '^libs/(?!core/)' },
+    },
+    {
+      name: 'gateway-builds-on-core-only',
+      severity: 'error',
+      comment: 'libs/gateway (API keys, auth, rate limits, idempotency, HTTP plumbing) depends on libs/core and nothing else.',
+      from: { path: '^libs/gateway/' },
+      to: { path: '^libs/(?!core/|gateway/)' },
     },
     {
       name: 'libs-use-other-lib-index',

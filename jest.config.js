@@ -4,6 +4,7 @@ const common = {
   moduleNameMapper: {
     '^#core$': '<rootDir>/libs/core/src/index.ts',
     '^#core/domain$': '<rootDir>/libs/core/src/domain.ts',
+    '^#gateway$': '<rootDir>/libs/gateway/src/index.ts',
     '^#content$': '<rootDir>/libs/content/src/index.ts',
     '^#webhooks$': '<rootDir>/libs/webhooks/src/index.ts',
     '^#tasks$': '<rootDir>/libs/tasks/src/index.ts',

@@ -10,7 +10,6 @@ import {
   AppConfig,
   Clock,
   CoreModule,
-  CreateApiKeyUseCase,
   createLogger,
   Database,
   InlineJobQueue,
@@ -20,13 +19,13 @@ import {
   type JobPayloads,
   JobProcessor,
   JobQueue,
-  ListApiKeysUseCase,
   MissingJobProcessorError,
   PinoNestLogger,
   ProcessesJob,
 } from '#core';
+import { CreateApiKeyUseCase, ListApiKeysUseCase } from '#gateway';
 import { MIGRATIONS } from '#migrations';
-import { JobProcessorsModule } from '../../apps/worker/src/job-processors.module.js';
+import { WorkerModule } from '../../apps/worker/src/worker.module.js';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { TEST_APP_SECRET, TEST_REDIS_URL } from '../support/env.js';
@@ -168,10 +167,10 @@ const OTHER_JOBS = [IdleDeliverWebhookProcessor, IdlePruneWebhookDeliveriesProce
 async function compileModule(
   config: AppConfig,
   providers: Array<Type<unknown>>,
-  options: { runsJobs: boolean; imports?: Array<Type<unknown>> } = { runsJobs: true },
+  options: { runsJobs: boolean } = { runsJobs: true },
 ): Promise<TestingModule> {
   return Test.createTestingModule({
-    imports: [CoreModule.forRoot(config, { migrations: MIGRATIONS, migrate: true, runsJobs: options.runsJobs }), ...(options.imports ?? [])],
+    imports: [CoreModule.forRoot(config, { migrations: MIGRATIONS, migrate: true, runsJobs: options.runsJobs })],
     providers,
   })
     .setLogger(silentLogger)
@@ -548,7 +547,7 @@ describe.each([
   });
 
   it("the worker's processors cover every job name", async () => {
-    const moduleRef = await compileModule(config, [], { runsJobs: true, imports: [JobProcessorsModule] });
+    const moduleRef = await Test.createTestingModule({ imports: [WorkerModule.forRoot(config)] }).setLogger(silentLogger).compile();
     try {
       await expect(moduleRef.init()).resolves.toBeDefined();
     } finally {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Response } from 'supertest';
-import { API_KEY_PREFIX, ApiKey, Clock, ListApiKeysUseCase, RevokeApiKeyUseCase } from '#core';
+import { Clock } from '#core';
+import { API_KEY_PREFIX, ApiKey, ListApiKeysUseCase, RevokeApiKeyUseCase } from '#gateway';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { errorBody } from '../support/errors.js';
 

@@ -6,19 +6,18 @@ import { Controller, Get, type INestApplication, type Type } from '@nestjs/commo
 import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import supertest from 'supertest';
+import { AppConfig, ConfigError, CoreModule } from '#core';
 import {
-  AppConfig,
   AuthGuard,
-  ConfigError,
-  CoreModule,
   CreateApiKeyUseCase,
+  GatewayModule,
   HttpErrorFilter,
   Public,
   RateLimitGuard,
   RequireScopes,
   RouteScopesVerifier,
   UndeclaredRouteScopeError,
-} from '#core';
+} from '#gateway';
 import { MIGRATIONS } from '#migrations';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -164,7 +163,7 @@ describe("AuthGuard: a method's own declaration overrides its controller's", () 
       LOG_LEVEL: 'silent',
     });
     const moduleRef = await Test.createTestingModule({
-      imports: [DiscoveryModule, CoreModule.forRoot(config, { migrations: MIGRATIONS, migrate: true, runsJobs: false })],
+      imports: [DiscoveryModule, CoreModule.forRoot(config, { migrations: MIGRATIONS, migrate: true, runsJobs: false }), GatewayModule],
       controllers: [PublicControllerWithScopedMethod, ScopedControllerWithPublicMethod],
       // The same global guards, in the same order, as the API module.
       providers: [

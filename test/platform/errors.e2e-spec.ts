@@ -1,7 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Response } from 'supertest';
-import { CursorCodec, ERROR_CODES, HTTP_STATUS_BY_CODE, MAX_BODY_BYTES } from '#core';
+import { CursorCodec, ERROR_CODES } from '#core';
+import { HTTP_STATUS_BY_CODE, MAX_BODY_BYTES } from '#gateway';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { TEST_APP_SECRET } from '../support/env.js';
 import { errorBody } from '../support/errors.js';

@@ -1,6 +1,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { ERROR_CODES, HTTP_STATUS_BY_CODE, isStorableText } from '#core';
+import { ERROR_CODES, isStorableText } from '#core';
+import { HTTP_STATUS_BY_CODE } from '#gateway';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { NO_LIMITS } from '../support/articles.js';
 import { DatabaseState } from '../support/db-state.js';

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
-import { Clock, CreateApiKeyUseCase, newId, PruneIdempotencyKeysUseCase } from '#core';
+import { Clock, newId } from '#core';
+import { CreateApiKeyUseCase, PruneIdempotencyKeysUseCase } from '#gateway';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { errorBody } from '../support/errors.js';
 import { polling } from '../support/eventually.js';

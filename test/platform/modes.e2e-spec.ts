@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { ListApiKeysUseCase } from '#core';
+import { ListApiKeysUseCase } from '#gateway';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { TEST_REDIS_URL } from '../support/env.js';
 import { polling } from '../support/eventually.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { ERROR_CODES, SCOPES, SECURITY_SCHEME } from '#core';
+import { ERROR_CODES, SCOPES } from '#core';
+import { SECURITY_SCHEME } from '#gateway';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 
 // Booting an app against a fresh database can take a few seconds on a busy machine. The e2e project's

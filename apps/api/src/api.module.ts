@@ -1,22 +1,22 @@
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import { type AppConfig, CoreModule } from '#core';
 import {
-  type AppConfig,
   AuthGuard,
-  CoreModule,
   createValidationPipe,
+  GatewayJobsModule,
+  GatewayModule,
   HttpErrorFilter,
   IdempotencyInterceptor,
   JsonBodyMiddleware,
   RateLimitGuard,
   RouteScopesVerifier,
-} from '#core';
+} from '#gateway';
 import { ContentModule } from '#content';
 import { FeedbackModule } from '#feedback';
-import { TasksModule } from '#tasks';
-import { WebhooksModule } from '#webhooks';
+import { TasksJobsModule, TasksModule } from '#tasks';
+import { WebhooksJobsModule, WebhooksModule } from '#webhooks';
 import { MIGRATIONS } from '#migrations';
-import { JobProcessorsModule } from '../../worker/src/job-processors.module.js';
 import { ArticleTranslationsController } from './article-translations/article-translations.controller.js';
 import { ArticlesController } from './articles/articles.controller.js';
 import { CollectionsController } from './collections/collections.controller.js';
@@ -43,11 +43,13 @@ export class ApiModule implements NestModule {
       imports: [
         DiscoveryModule,
         CoreModule.forRoot(config, { migrations: MIGRATIONS, migrate: true, runsJobs: options.runsJobs }),
+        GatewayModule,
         ContentModule,
         WebhooksModule,
         TasksModule,
         FeedbackModule,
-        ...(options.runsJobs ? [JobProcessorsModule] : []),
+        // The same job processors as the worker (apps/worker/src/worker.module.ts).
+        ...(options.runsJobs ? [GatewayJobsModule, TasksJobsModule, WebhooksJobsModule] : []),
       ],
       // ArticleTranslationsController before ArticlesController: /articles/search and
       // /articles/translations/missing must be matched before /articles/:id.

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { createLogger, CreateInitialApiKeyUseCase, EMBEDDED_POSTGRES_MAJOR, loadConfigOrExit, unsupportedNodeWarning } from '#core';
+import { createLogger, EMBEDDED_POSTGRES_MAJOR, loadConfigOrExit, unsupportedNodeWarning } from '#core';
+import { CreateInitialApiKeyUseCase } from '#gateway';
 import { createApiApp } from './bootstrap.js';
 
 /**

@@ -1,7 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { type AppConfig, ERROR_CATALOG, ERROR_DOCS_PATH, type ErrorCode, HTTP_STATUS_BY_CODE, SECURITY_SCHEME } from '#core';
+import { type AppConfig, type ErrorCode } from '#core';
+import { ERROR_CATALOG, ERROR_DOCS_PATH, HTTP_STATUS_BY_CODE, SECURITY_SCHEME } from '#gateway';
 import { ERROR_CODES_EXTENSION } from './common/api-errors.decorator.js';
 import { apiDescription } from './openapi/description.js';
 import { errorExample, pathParameterExample, REQUEST_EXAMPLES } from './openapi/examples.js';

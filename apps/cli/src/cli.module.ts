@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type AppConfig, CoreModule } from '#core';
+import { GatewayModule } from '#gateway';
 import { MIGRATIONS } from '#migrations';
 
 /** What the CLI needs: configuration, database and API keys. No HTTP, no job processing. */
@@ -10,6 +11,7 @@ export class CliModule {
       module: CliModule,
       imports: [
         CoreModule.forRoot(config, { migrations: MIGRATIONS, migrate: options.migrate, runsJobs: false, attachToRunningEmbedded: true }),
+        GatewayModule,
       ],
     };
   }

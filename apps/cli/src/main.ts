@@ -2,19 +2,8 @@ import 'reflect-metadata';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Command, CommanderError } from 'commander';
-import {
-  type ApiKey,
-  loadConfig,
-  ConfigError,
-  CreateApiKeyUseCase,
-  createLogger,
-  Database,
-  DomainError,
-  ListApiKeysUseCase,
-  PinoNestLogger,
-  RevokeApiKeyUseCase,
-  runMigrations,
-} from '#core';
+import { loadConfig, ConfigError, createLogger, Database, DomainError, PinoNestLogger, runMigrations } from '#core';
+import { type ApiKey, CreateApiKeyUseCase, ListApiKeysUseCase, RevokeApiKeyUseCase } from '#gateway';
 import { CliModule } from './cli.module.js';
 
 /** `npm run cli -- <command>`: API keys and migrations, against the same database as the service. */

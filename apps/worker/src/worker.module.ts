@@ -1,8 +1,10 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type AppConfig, CoreModule } from '#core';
 import { ContentModule } from '#content';
+import { GatewayJobsModule } from '#gateway';
+import { TasksJobsModule } from '#tasks';
+import { WebhooksJobsModule } from '#webhooks';
 import { MIGRATIONS } from '#migrations';
-import { JobProcessorsModule } from './job-processors.module.js';
 
 /** The worker process: the same domain modules as the API, no HTTP, every job processor. */
 @Module({})
@@ -13,7 +15,10 @@ export class WorkerModule {
       imports: [
         CoreModule.forRoot(config, { migrations: MIGRATIONS, migrate: true, runsJobs: true, attachToRunningEmbedded: true }),
         ContentModule,
-        JobProcessorsModule,
+        // One processor per job name; the embedded API (apps/api/src/api.module.ts) loads the same three.
+        GatewayJobsModule,
+        TasksJobsModule,
+        WebhooksJobsModule,
       ],
     };
   }

@@ -1,15 +1,7 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { ApiKeyRepository } from './auth/application/api-key.repository.js';
-import { AuthenticateApiKeyUseCase } from './auth/application/authenticate-api-key.use-case.js';
-import { CreateApiKeyUseCase, CreateInitialApiKeyUseCase } from './auth/application/create-api-key.use-case.js';
-import { ListApiKeysUseCase } from './auth/application/list-api-keys.use-case.js';
-import { RecordKeyUsageUseCase } from './auth/application/record-key-usage.use-case.js';
-import { RevokeApiKeyUseCase } from './auth/application/revoke-api-key.use-case.js';
-import { KeyUsageRecorder } from './auth/application/key-usage.recorder.js';
-import { SqlApiKeyRepository } from './auth/infrastructure/sql-api-key.repository.js';
 import { Clock, SystemClock } from './clock/clock.js';
-import { type AppConfig, EncryptionConfig, RedisConfig, SecretsConfig, StorageConfig } from './config/app-config.js';
+import { type AppConfig, EncryptionConfig, SecretsConfig, StorageConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import type { Migration } from './database/database.js';
 import { DatabaseModule } from './database/database.module.js';
@@ -17,15 +9,9 @@ import { EventOutbox, OutboxSignal } from './events/event-outbox.js';
 import { OutboxNotifications } from './events/outbox-notifications.js';
 import { SecretCipher } from './crypto/secret-cipher.js';
 import { CheckReadinessUseCase } from './health/check-readiness.use-case.js';
-import { IdempotencyRepository } from './idempotency/idempotency.repository.js';
-import { PruneIdempotencyKeysUseCase } from './idempotency/prune-idempotency-keys.use-case.js';
-import { SqlIdempotencyRepository } from './idempotency/sql-idempotency.repository.js';
 import { JobsModule } from './jobs/jobs.module.js';
 import { CursorCodec } from './pagination/cursor-codec.js';
 import { Paginator } from './pagination/paginator.js';
-import { MemoryRateLimiter } from './rate-limit/memory-rate-limiter.adapter.js';
-import { RateLimiter } from './rate-limit/rate-limiter.port.js';
-import { RedisRateLimiter } from './rate-limit/redis-rate-limiter.adapter.js';
 import { LocalObjectStorage } from './storage/local-object-storage.adapter.js';
 import { ObjectStorage } from './storage/object-storage.port.js';
 import { S3ObjectStorage } from './storage/s3-object-storage.adapter.js';
@@ -40,18 +26,9 @@ export interface CoreModuleOptions {
   readonly attachToRunningEmbedded?: boolean;
 }
 
-const useCases = [
-  AuthenticateApiKeyUseCase,
-  CreateApiKeyUseCase,
-  CreateInitialApiKeyUseCase,
-  ListApiKeysUseCase,
-  RevokeApiKeyUseCase,
-  RecordKeyUsageUseCase,
-  PruneIdempotencyKeysUseCase,
-  CheckReadinessUseCase,
-];
+const useCases = [CheckReadinessUseCase];
 
-/** Configuration, database, jobs, clock, API keys, rate limits, idempotency and pagination for every app. */
+/** Configuration, database, jobs, clock, pagination, object storage, secrets and the event outbox for every app. */
 @Global()
 @Module({})
 export class CoreModule {
@@ -72,25 +49,17 @@ export class CoreModule {
         { provide: Clock, useClass: SystemClock },
         { provide: Paginator, inject: [SecretsConfig], useFactory: (c: SecretsConfig) => new Paginator(new CursorCodec(c.appSecret)) },
         {
-          provide: RateLimiter,
-          inject: [RedisConfig],
-          useFactory: (c: RedisConfig) => (c.url ? new RedisRateLimiter(c.url, c.prefix) : new MemoryRateLimiter()),
-        },
-        {
           provide: ObjectStorage,
           inject: [StorageConfig],
           useFactory: (c: StorageConfig) => (c.s3 ? new S3ObjectStorage(c.s3) : new LocalObjectStorage(c.localDir)),
         },
-        { provide: ApiKeyRepository, useClass: SqlApiKeyRepository },
-        { provide: IdempotencyRepository, useClass: SqlIdempotencyRepository },
-        KeyUsageRecorder,
         OutboxSignal,
         OutboxNotifications,
         { provide: SecretCipher, inject: [EncryptionConfig], useFactory: (keys: EncryptionConfig) => new SecretCipher(keys) },
         EventOutbox,
         ...useCases,
       ],
-      exports: [ConfigModule, DatabaseModule, JobsModule, Clock, Paginator, RateLimiter, IdempotencyRepository, ObjectStorage, OutboxSignal, OutboxNotifications, SecretCipher, EventOutbox, ...useCases],
+      exports: [ConfigModule, DatabaseModule, JobsModule, Clock, Paginator, ObjectStorage, OutboxSignal, OutboxNotifications, SecretCipher, EventOutbox, ...useCases],
     };
   }
 }

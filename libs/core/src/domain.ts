@@ -11,8 +11,8 @@ export {
   ValidationError,
 } from './errors/domain-error.js';
 export { newId, isId, type IdPrefix } from './ids/id.js';
-export { Principal } from './auth/domain/principal.js';
-export { isScope, type Scope, SCOPES } from './auth/domain/scope.js';
+export { Principal } from './access/principal.js';
+export { isScope, type Scope, SCOPES } from './access/scope.js';
 export { ALL_EVENTS, EVENT_TYPES, type EventType, isEventType } from './events/event-type.js';
 export { EVENT_READ_SCOPES, mayReceiveEvent } from './events/event-access.js';
 export { findUnstorableText, isStorableText, toStorableText, unstorableTextError, unstorableTextReason } from './text/storable-text.js';

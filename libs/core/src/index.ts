@@ -67,7 +67,7 @@ export {
 } from './database/embedded/embedded-postgres.js';
 export { EMBEDDED_POSTGRES_MAJOR, EmbeddedPostgresUnavailableError } from './database/embedded/postgres-binaries.js';
 export { TransactionHost, UnitOfWork } from './database/transaction.js';
-export { isUniqueViolation, isDatabaseUnavailable } from './database/pg-errors.js';
+export { isUniqueViolation, isDatabaseUnavailable, isInvalidTextValue } from './database/pg-errors.js';
 export { type KeysetColumns, type KeysetList, readKeysetRows } from './database/keyset.js';
 
 export { ALL_JOB_NAMES, JobName, type JobPayloads } from './jobs/job-name.js';
@@ -76,33 +76,11 @@ export { type JobContext, JobProcessor, ProcessesJob, type ProcessesJobOptions }
 export { JobProcessorRegistry, MissingJobProcessorError } from './jobs/job-processor.registry.js';
 export { InlineJobQueue } from './jobs/inline-job-queue.adapter.js';
 
-export { ApiKey, API_KEY_PREFIX } from './auth/domain/api-key.js';
-export { Principal } from './auth/domain/principal.js';
-export { effectiveScopes, isScope, type Scope, SCOPES } from './auth/domain/scope.js';
-export { AuthenticateApiKeyUseCase } from './auth/application/authenticate-api-key.use-case.js';
-export { type CreatedApiKey, type CreateApiKeyCommand, CreateApiKeyUseCase, CreateInitialApiKeyUseCase } from './auth/application/create-api-key.use-case.js';
-export { ListApiKeysUseCase } from './auth/application/list-api-keys.use-case.js';
-export { RecordKeyUsageUseCase } from './auth/application/record-key-usage.use-case.js';
-export { RevokeApiKeyUseCase } from './auth/application/revoke-api-key.use-case.js';
-export { CurrentPrincipal, Public, RequireScopes, SECURITY_SCHEME } from './auth/http/auth.decorators.js';
-export { AuthGuard } from './auth/http/auth.guard.js';
-export { RouteScopesVerifier, UndeclaredRouteScopeError } from './auth/http/route-scopes.verifier.js';
-
-export { RateLimit, RateLimitGuard } from './rate-limit/rate-limit.guard.js';
-export { RateLimiter, type RateLimitState } from './rate-limit/rate-limiter.port.js';
-export { type RateLimitPolicy, type RateLimitPolicyName, rateLimitPolicies } from './rate-limit/rate-limit.policy.js';
-
-export { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
-export { PruneIdempotencyKeysUseCase } from './idempotency/prune-idempotency-keys.use-case.js';
+export { Principal } from './access/principal.js';
+export { effectiveScopes, isScope, type Scope, SCOPES } from './access/scope.js';
 
 export { CheckReadinessUseCase, type Readiness } from './health/check-readiness.use-case.js';
 
-export { type ErrorBody, HTTP_STATUS_BY_CODE, toErrorResponse } from './http/error-response.js';
-export { ERROR_CATALOG, ERROR_DOCS_PATH, type ErrorCatalogEntry, errorDocUrl, errorEnvelope, type ErrorEnvelope } from './http/error-catalog.js';
-export { HttpErrorFilter, requestIdOfResponse } from './http/http-error.filter.js';
-export { JsonBodyMiddleware, MAX_BODY_BYTES } from './http/json-body.middleware.js';
-export { requestIdOf, requestLogging } from './http/request-logging.js';
-export { createValidationPipe } from './http/validation.js';
 export { createLogger, PinoNestLogger } from './logging/logger.js';
 
 export { contentTypeOfKey, IMMUTABLE_CACHE_CONTROL, ObjectStorage, type StoredObject } from './storage/object-storage.port.js';
@@ -126,5 +104,4 @@ export { EVENT_READ_SCOPES, mayReceiveEvent } from './events/event-access.js';
 export { EventOutbox, OUTBOX_CHANNEL, OutboxSignal } from './events/event-outbox.js';
 export { OutboxNotifications } from './events/outbox-notifications.js';
 export { type EncryptionKeys, SecretCipher, SecretCipherError } from './crypto/secret-cipher.js';
-export { corsDelegate } from './http/cors.js';
 export { exitAfterShutdownDeadline } from './util/shutdown-deadline.js';

@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentPrincipal, HttpConfig, type Principal, RequireScopes } from '#core';
+import { HttpConfig, type Principal } from '#core';
+import { CurrentPrincipal, RequireScopes } from '#gateway';
 import {
   ListArticleTranslationsUseCase,
   ListMissingTranslationsUseCase,

@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentPrincipal, HttpConfig, type Principal, RateLimit, RequireScopes } from '#core';
+import { HttpConfig, type Principal } from '#core';
+import { CurrentPrincipal, RateLimit, RequireScopes } from '#gateway';
 import {
   type ArticleRecord,
   CreateArticleUseCase,

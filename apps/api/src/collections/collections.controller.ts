@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { RequireScopes } from '#core';
+import { RequireScopes } from '#gateway';
 import {
   CreateCollectionUseCase,
   DeleteCollectionUseCase,

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtension, ApiResponse } from '@nestjs/swagger';
-import { type ErrorCode, HTTP_STATUS_BY_CODE } from '#core';
+import { type ErrorCode } from '#core';
+import { HTTP_STATUS_BY_CODE } from '#gateway';
 import { ErrorResponse } from './error.response.js';
 
 /** Extension listing the codes a route's own errors use; openapi.ts turns it into descriptions and examples, then drops it. */

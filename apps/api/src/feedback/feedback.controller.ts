@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal, RequireScopes } from '#core';
+import { type Principal } from '#core';
+import { CurrentPrincipal, RequireScopes } from '#gateway';
 import {
   CreateHelpCenterUserUseCase,
   GetFeedbackSummaryUseCase,

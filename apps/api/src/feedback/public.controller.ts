@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
-import { HttpConfig, Public, RateLimit } from '#core';
+import { HttpConfig } from '#core';
+import { Public, RateLimit } from '#gateway';
 import { GetPublishedArticleUseCase, ListPublishedArticlesUseCase } from '#content';
 import { SubmitFeedbackUseCase } from '#feedback';
 import { ArticlePage, ArticleResponse } from '../articles/article.response.js';

@@ -1,7 +1,8 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CheckReadinessUseCase, Public } from '#core';
+import { CheckReadinessUseCase } from '#core';
+import { Public } from '#gateway';
 
 class LivenessResponse {
   @ApiProperty({ enum: ['ok'] })

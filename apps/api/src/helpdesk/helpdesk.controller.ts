@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequireScopes } from '#core';
+import { RequireScopes } from '#gateway';
 import { GetHelpdeskUseCase, UpdateHelpdeskUseCase } from '#content';
 import { UpdateHelpdeskRequest } from './dto/update-helpdesk.request.js';
 import { HelpdeskResponse } from './helpdesk.response.js';

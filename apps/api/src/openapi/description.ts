@@ -1,4 +1,5 @@
-import { ERROR_CATALOG, ERROR_DOCS_PATH, EVENT_TYPES } from '#core';
+import { EVENT_TYPES } from '#core';
+import { ERROR_CATALOG, ERROR_DOCS_PATH } from '#gateway';
 import { CALLOUT_VARIANTS, contentSchema } from '#content';
 
 /** A Markdown table cell: pipes escaped, line breaks flattened. */

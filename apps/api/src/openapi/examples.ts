@@ -1,4 +1,5 @@
-import { type ErrorCode, errorDocUrl } from '#core';
+import { type ErrorCode } from '#core';
+import { errorDocUrl } from '#gateway';
 
 /**
  * The IDs the request examples use. Each stands for one resource of its type; a client (or the contract test,

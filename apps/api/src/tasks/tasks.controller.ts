@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal, RequireScopes } from '#core';
+import { type Principal } from '#core';
+import { CurrentPrincipal, RequireScopes } from '#gateway';
 import {
   ApplyTaskOutputUseCase,
   CancelTaskUseCase,

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal, RequireScopes } from '#core';
+import { type Principal } from '#core';
+import { CurrentPrincipal, RequireScopes } from '#gateway';
 import {
   CreateWebhookUseCase,
   DeleteWebhookUseCase,

@@ -1,4 +1,4 @@
-import { effectiveScopes, type Scope } from '../auth/domain/scope.js';
+import { effectiveScopes, type Scope } from '../access/scope.js';
 import type { EventType } from './event-type.js';
 
 /**

@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, Principal, UnauthorizedError } from '#core';
+import { ApiKey } from '../domain/api-key.js';
+import { ApiKeyRepository } from './api-key.repository.js';
+import { KeyUsageRecorder } from './key-usage.recorder.js';
+
+@Injectable()
+export class AuthenticateApiKeyUseCase {
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly usage: KeyUsageRecorder,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Resolves a bearer token to its principal; every failure is the same 401, so keys cannot be probed. */
+  async execute(token: string | undefined): Promise<Principal> {
+    if (!token) throw new UnauthorizedError('missing');
+    if (!ApiKey.looksValid(token)) throw new UnauthorizedError('invalid');
+    const key = await this.keys.findByHash(ApiKey.hash(token));
+    if (!key || key.revoked) throw new UnauthorizedError('invalid');
+    this.usage.record(key.id, this.clock.now());
+    return new Principal(key.id, key.props.scopes);
+  }
+}
