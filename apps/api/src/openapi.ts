@@ -169,7 +169,7 @@ function errorResponse(status: number, method: string, operation: Operation, pub
  * Idempotent-Replayed, WWW-Authenticate), a request example, `security: []` on public routes, and the
  * `webhooks` section.
  */
-export function completeOperations(document: OpenAPIObject, publicUrl: string): OpenAPIObject {
+function completeOperations(document: OpenAPIObject, publicUrl: string): OpenAPIObject {
   const examples: Record<string, object> = {};
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of METHODS) {
@@ -244,7 +244,7 @@ function escapeHtml(text: string): string {
 }
 
 /** The error reference: one entry per code (`#<code>`), the target of every error body's docUrl. */
-export function errorReferenceHtml(): string {
+function errorReferenceHtml(): string {
   const rows = ERROR_CATALOG.map(
     (entry) =>
       `<tr id="${entry.code}"><td><a href="#${entry.code}"><code>${entry.code}</code></a></td><td>${entry.status}</td><td>${escapeHtml(entry.meaning).replace(/`([^`]+)`/g, '<code>$1</code>')}</td></tr>`,

@@ -6,27 +6,27 @@ export { CALLOUT_VARIANTS, contentSchema, parseMarkdown, toMarkdown } from './co
 
 export { Helpdesk } from './helpdesk/domain/helpdesk.js';
 export { GetHelpdeskUseCase } from './helpdesk/application/get-helpdesk.use-case.js';
-export { type UpdateHelpdeskCommand, UpdateHelpdeskUseCase } from './helpdesk/application/update-helpdesk.use-case.js';
+export { UpdateHelpdeskUseCase } from './helpdesk/application/update-helpdesk.use-case.js';
 export { EnsureHelpdeskUseCase } from './helpdesk/application/ensure-helpdesk.use-case.js';
 
 export { Section, type SectionTranslation } from './sections/domain/section.js';
 export { ListSectionsUseCase } from './sections/application/list-sections.use-case.js';
 export { GetSectionUseCase } from './sections/application/get-section.use-case.js';
-export { type CreateSectionCommand, CreateSectionUseCase } from './sections/application/create-section.use-case.js';
-export { type UpdateSectionCommand, UpdateSectionUseCase } from './sections/application/update-section.use-case.js';
+export { CreateSectionUseCase } from './sections/application/create-section.use-case.js';
+export { UpdateSectionUseCase } from './sections/application/update-section.use-case.js';
 export { DeleteSectionUseCase } from './sections/application/delete-section.use-case.js';
-export { type PutSectionTranslationCommand, PutSectionTranslationUseCase } from './sections/application/put-section-translation.use-case.js';
+export { PutSectionTranslationUseCase } from './sections/application/put-section-translation.use-case.js';
 
 export { Collection, type CollectionTranslation, SHORT_ID_PATTERN } from './collections/domain/collection.js';
 export { ListCollectionsUseCase } from './collections/application/list-collections.use-case.js';
 export { GetCollectionUseCase } from './collections/application/get-collection.use-case.js';
-export { type CreateCollectionCommand, CreateCollectionUseCase } from './collections/application/create-collection.use-case.js';
-export { type UpdateCollectionCommand, UpdateCollectionUseCase } from './collections/application/update-collection.use-case.js';
-export { type MoveCollectionCommand, MoveCollectionUseCase } from './collections/application/move-collection.use-case.js';
+export { CreateCollectionUseCase } from './collections/application/create-collection.use-case.js';
+export { UpdateCollectionUseCase } from './collections/application/update-collection.use-case.js';
+export { MoveCollectionUseCase } from './collections/application/move-collection.use-case.js';
 export { DeleteCollectionUseCase } from './collections/application/delete-collection.use-case.js';
-export { type PutCollectionTranslationCommand, PutCollectionTranslationUseCase } from './collections/application/put-collection-translation.use-case.js';
+export { PutCollectionTranslationUseCase } from './collections/application/put-collection-translation.use-case.js';
 
-export { ARTICLE_STATUSES, type ArticleRevision, type ArticleStatus } from './articles/domain/article.js';
+export { ARTICLE_STATUSES, type ArticleRevision } from './articles/domain/article.js';
 export {
   type ArticleRecord,
   CONTENT_FORMATS,
@@ -57,12 +57,9 @@ export { SearchArticlesUseCase, type SearchResult } from './articles/application
 export { ListPublishedArticlesUseCase } from './articles/application/list-published-articles.use-case.js';
 export { GetPublishedArticleUseCase } from './articles/application/get-published-article.use-case.js';
 
-export { GetUserImageUseCase, type UserImage } from './images/application/get-user-image.use-case.js';
-export { ASSET_PATH_PREFIX } from './images/domain/image-source.js';
-export { detectImageType, type ImageType } from './images/domain/image-type.js';
+export { GetUserImageUseCase } from './images/application/get-user-image.use-case.js';
 export {
   articleView,
-  type ArticleView,
   collectionTranslationView,
   collectionView,
   contentField,

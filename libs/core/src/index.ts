@@ -10,19 +10,15 @@ export {
   ImageConfig,
   loadConfig,
   loadConfigOrExit,
-  type LogLevel,
-  type OutboundNetworkPolicy,
   RateLimitConfig,
   RedisConfig,
-  type S3Config,
   SecretsConfig,
   StorageConfig,
   WebhookConfig,
   WEBHOOK_NETWORK_SETTINGS,
 } from './config/app-config.js';
 export { ConfigError } from './config/config.error.js';
-export { ConfigModule } from './config/config.module.js';
-export { CoreModule, type CoreModuleOptions } from './core.module.js';
+export { CoreModule } from './core.module.js';
 
 export { ERROR_CODES, type ErrorCode } from './errors/error-code.js';
 export {
@@ -38,13 +34,12 @@ export {
   UnauthorizedError,
   ValidationError,
 } from './errors/domain-error.js';
-export { newId, isId, type IdPrefix } from './ids/id.js';
-export { findUnstorableText, isStorableText, toStorableText, unstorableTextError, unstorableTextReason } from './text/storable-text.js';
-export { Clock, SystemClock } from './clock/clock.js';
+export { newId } from './ids/id.js';
+export { findUnstorableText, isStorableText, unstorableTextError } from './text/storable-text.js';
+export { Clock } from './clock/clock.js';
 
-export { CursorCodec, type CursorPosition, type KeysetMode } from './pagination/cursor-codec.js';
+export { CursorCodec } from './pagination/cursor-codec.js';
 export {
-  checkPageSize,
   type CursorPage,
   DEFAULT_PAGE_SIZE,
   type KeysetQuery,
@@ -59,34 +54,28 @@ export {
 export { type CursorRequest, Paginator } from './pagination/paginator.js';
 
 export { Database, type Migration, runMigrations } from './database/database.js';
-export { DatabaseModule } from './database/database.module.js';
-export {
-  EmbeddedDatabaseStartError,
-  EmbeddedPostgres,
-  LegacyEmbeddedDatabaseError,
-} from './database/embedded/embedded-postgres.js';
-export { EMBEDDED_POSTGRES_MAJOR, EmbeddedPostgresUnavailableError } from './database/embedded/postgres-binaries.js';
+export { EMBEDDED_POSTGRES_MAJOR } from './database/embedded/postgres-binaries.js';
 export { TransactionHost, UnitOfWork } from './database/transaction.js';
 export { isUniqueViolation, isDatabaseUnavailable, isInvalidTextValue } from './database/pg-errors.js';
-export { type KeysetColumns, type KeysetList, readKeysetRows } from './database/keyset.js';
+export { readKeysetRows } from './database/keyset.js';
 
-export { ALL_JOB_NAMES, JobName, type JobPayloads } from './jobs/job-name.js';
+export { JobName, type JobPayloads } from './jobs/job-name.js';
 export { type JobOptions, JobQueue, RetryLaterError } from './jobs/job-queue.port.js';
-export { type JobContext, JobProcessor, ProcessesJob, type ProcessesJobOptions } from './jobs/job-processor.js';
-export { JobProcessorRegistry, MissingJobProcessorError } from './jobs/job-processor.registry.js';
+export { type JobContext, JobProcessor, ProcessesJob } from './jobs/job-processor.js';
+export { MissingJobProcessorError } from './jobs/job-processor.registry.js';
 export { InlineJobQueue } from './jobs/inline-job-queue.adapter.js';
 
 export { Principal } from './access/principal.js';
-export { effectiveScopes, isScope, type Scope, SCOPES } from './access/scope.js';
+export { isScope, type Scope, SCOPES } from './access/scope.js';
 
-export { CheckReadinessUseCase, type Readiness } from './health/check-readiness.use-case.js';
+export { CheckReadinessUseCase } from './health/check-readiness.use-case.js';
 
 export { createLogger, PinoNestLogger } from './logging/logger.js';
 
-export { contentTypeOfKey, IMMUTABLE_CACHE_CONTROL, ObjectStorage, type StoredObject } from './storage/object-storage.port.js';
+export { IMMUTABLE_CACHE_CONTROL, ObjectStorage, type StoredObject } from './storage/object-storage.port.js';
 export { LocalObjectStorage } from './storage/local-object-storage.adapter.js';
 export { S3ObjectStorage } from './storage/s3-object-storage.adapter.js';
-export { AddressPolicy, type AddressVerdict, type NetworkPolicySettings } from './net/address-policy.js';
+export { AddressPolicy } from './net/address-policy.js';
 export {
   guardedLookup,
   type OutboundFailure,
@@ -94,14 +83,13 @@ export {
   SafeHttpClient,
   type SafeHttpClientOptions,
   type SafeRequestOptions,
-  type SafeResponse,
 } from './net/safe-http-client.js';
 export { withTimeout } from './util/with-timeout.js';
 export { unsupportedNodeWarning } from './util/node-version.js';
 
 export { ALL_EVENTS, EVENT_TYPES, type EventType, isEventType } from './events/event-type.js';
-export { EVENT_READ_SCOPES, mayReceiveEvent } from './events/event-access.js';
-export { EventOutbox, OUTBOX_CHANNEL, OutboxSignal } from './events/event-outbox.js';
+export { mayReceiveEvent } from './events/event-access.js';
+export { EventOutbox, OutboxSignal } from './events/event-outbox.js';
 export { OutboxNotifications } from './events/outbox-notifications.js';
-export { type EncryptionKeys, SecretCipher, SecretCipherError } from './crypto/secret-cipher.js';
+export { SecretCipher, SecretCipherError } from './crypto/secret-cipher.js';
 export { exitAfterShutdownDeadline } from './util/shutdown-deadline.js';

@@ -11,6 +11,6 @@ export { ListTasksUseCase } from './application/list-tasks.use-case.js';
 export { RecoverTasksUseCase } from './application/recover-tasks.use-case.js';
 export { RejectTaskOutputUseCase } from './application/reject-task-output.use-case.js';
 export { RunTaskUseCase } from './application/run-task.use-case.js';
-export type { TaskBasicView, TaskOutputDetailView, TaskOutputView, TaskView } from './application/task-views.js';
+export type { TaskView } from './application/task-views.js';
 export { GenerationError, type GenerationRequest } from './application/content-generator.port.js';
 export { OpenAiContentGenerator, RESPONSE_SCHEMA } from './infrastructure/openai-content-generator.js';

@@ -21,7 +21,7 @@ export const EXAMPLE_IDS = {
 
 /** The webhook URL of the examples (the contract test puts its local receiver in its place). */
 export const EXAMPLE_WEBHOOK_URL = 'https://example.com/hooks/help-center';
-export const EXAMPLE_LANGUAGE = 'fr';
+const EXAMPLE_LANGUAGE = 'fr';
 
 /** The resource an `{id}` stands for, by the collection path it follows. */
 const ID_BY_COLLECTION: Readonly<Record<string, string>> = {

@@ -23,7 +23,7 @@ const EVENTS: Readonly<Record<EventType, { schema: string; when: string }>> = {
 };
 
 /** `article.published` → `ArticlePublishedEvent` */
-export function eventSchemaName(type: EventType): string {
+function eventSchemaName(type: EventType): string {
   return `${type
     .split(/[._]/)
     .map((part) => part[0]!.toUpperCase() + part.slice(1))

@@ -3,7 +3,7 @@ import { safeHref, safeImageSrc } from './safe-url.js';
 
 export const CALLOUT_VARIANTS = ['info', 'warning', 'danger', 'success'] as const;
 export type CalloutVariant = (typeof CALLOUT_VARIANTS)[number];
-export const CELL_ALIGNMENTS = ['left', 'center', 'right'] as const;
+const CELL_ALIGNMENTS = ['left', 'center', 'right'] as const;
 export type CellAlignment = (typeof CELL_ALIGNMENTS)[number];
 export const MAX_HEADING_LEVEL = 4;
 /** markdown-it reads at most nine digits as a list number, so a larger start could not round-trip. */

@@ -1,5 +1,5 @@
 /** The oldest Node.js release line the service supports (package.json `engines`: >=22.12). */
-export const SUPPORTED_NODE = { major: 22, minor: 12 } as const;
+const SUPPORTED_NODE = { major: 22, minor: 12 } as const;
 
 /** A warning for a Node.js older than the supported line, or null. Not fatal: it may still work, untested. */
 export function unsupportedNodeWarning(version: string = process.versions.node): string | null {

@@ -63,7 +63,7 @@ class EmbeddedDatabaseLockedError extends Error {
 }
 
 /** The data directory holds the database of the earlier, PGlite-based embedded mode. */
-export class LegacyEmbeddedDatabaseError extends Error {
+class LegacyEmbeddedDatabaseError extends Error {
   constructor(dataDir: string) {
     const legacy = join(dataDir, 'pg');
     super(
@@ -76,7 +76,7 @@ export class LegacyEmbeddedDatabaseError extends Error {
   }
 }
 
-export class EmbeddedDatabaseStartError extends Error {
+class EmbeddedDatabaseStartError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'EmbeddedDatabaseStartError';

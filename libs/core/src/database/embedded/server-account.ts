@@ -9,7 +9,7 @@ export interface ServerAccount {
   readonly switched: boolean;
 }
 
-export class ServerAccountError extends Error {
+class ServerAccountError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ServerAccountError';
