@@ -1,10 +1,18 @@
 import type { DOMOutputSpec, Mark, Node } from 'prosemirror-model';
+import { HeadingIds } from './heading-ids.js';
 import { safeHref, safeImageSrc } from './safe-url.js';
 import { contentSchema } from './schema.js';
 
 export interface HtmlOptions {
   /** Turns a stored image src (e.g. an asset path) into the URL to publish; the result is then allow-listed. */
   assetUrl?: (src: string) => string;
+  /**
+   * Level 2 and 3 headings get an `id` made from their text (`headingOutline` lists the same IDs): stable anchors
+   * for a table of contents. Off by default: the API's stored and returned HTML carries no IDs.
+   */
+  headingIds?: boolean;
+  /** With `headingIds`: IDs the surrounding page uses, which no heading takes. */
+  reservedIds?: readonly string[];
 }
 
 // A string renderer over the schema's toDOM specs, so the HTML is built from the same description a
@@ -108,13 +116,20 @@ function renderSpec(spec: DOMOutputSpec, content: string): string {
 }
 
 class HtmlRenderer {
-  constructor(private readonly assetUrl: ((src: string) => string) | undefined) {}
+  constructor(
+    private readonly assetUrl: ((src: string) => string) | undefined,
+    private readonly headingIds: HeadingIds | null,
+  ) {}
 
   node(node: Node): string {
     if (node.isText) return escapeText(node.text ?? '');
     const toDOM = node.type.spec.toDOM;
     if (!toDOM) return this.children(node);
     if (node.type === IMAGE) return this.image(node, toDOM);
+    if (node.type === HEADING && this.headingIds) {
+      const id = this.headingIds.next(node);
+      if (id !== null) return renderSpec(withId(toDOM(node), id), this.children(node));
+    }
     if (node.isLeaf) return renderSpec(toDOM(node), '');
     return renderSpec(toDOM(node), this.children(node));
   }
@@ -161,6 +176,14 @@ class HtmlRenderer {
 }
 
 const IMAGE = contentSchema.nodes.image;
+const HEADING = contentSchema.nodes.heading;
+
+/** The spec with an `id` attribute on its outer element (escaped like every attribute when rendered). */
+function withId(spec: DOMOutputSpec, id: string): DOMOutputSpec {
+  if (!Array.isArray(spec)) return spec;
+  const hasAttrs = isAttrs(spec[1]);
+  return [spec[0], { ...(hasAttrs ? (spec[1] as Record<string, unknown>) : {}), id }, ...spec.slice(hasAttrs ? 2 : 1)] as unknown as DOMOutputSpec;
+}
 
 function sharesMark(node: Node, mark: Mark, depth: number): boolean {
   const marks = node.marks;
@@ -169,5 +192,6 @@ function sharesMark(node: Node, mark: Mark, depth: number): boolean {
 
 /** The document as an HTML fragment (no wrapper element). */
 export function toHtml(doc: Node, options: HtmlOptions = {}): string {
-  return new HtmlRenderer(options.assetUrl).children(doc);
+  const headingIds = options.headingIds ? new HeadingIds({ reservedIds: options.reservedIds }) : null;
+  return new HtmlRenderer(options.assetUrl, headingIds).children(doc);
 }

@@ -9,6 +9,7 @@ export { contentSchema, CALLOUT_VARIANTS, type CalloutVariant } from './schema.j
 export { parseMarkdown } from './markdown-parser.js';
 export { toMarkdown } from './markdown-serializer.js';
 export { toHtml, type HtmlOptions } from './html-renderer.js';
+export { headingOutline, headingSlug, type HeadingAnchor, type HeadingIdOptions } from './heading-ids.js';
 export { fromJson, MAX_CONTENT_DEPTH } from './json.js';
 
 export interface RenderedContent {
