@@ -12,7 +12,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 /** The tags of the operations, in the order the reference shows them. */
 const TAGS: ReadonlyArray<{ name: string; description: string }> = [
-  { name: 'Helpdesk', description: 'The help center itself: its name, default language and enabled languages.' },
+  { name: 'Helpdesk', description: 'The help center itself: its name, default language and enabled languages, and the branding of its public pages (logo, accent colour, footer links).' },
   { name: 'Sections', description: 'Top-level groups of content, ordered by position; there is always one default section.' },
   { name: 'Collections', description: 'Groups of articles inside a section, nestable.' },
   { name: 'Articles', description: 'Articles with drafts, revisions and diffs, publishing, translations and search. Bodies use the content format described above.' },

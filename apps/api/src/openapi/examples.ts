@@ -76,7 +76,18 @@ export interface RequestExample {
 
 /** One valid request per operation (by operationId) beyond its path parameters: what the reference shows and the contract test sends. */
 export const REQUEST_EXAMPLES: Readonly<Record<string, RequestExample>> = {
-  Helpdesk_update: { body: { name: 'Acme Help Center', languages: ['en', 'fr', 'de'] } },
+  Helpdesk_update: {
+    body: {
+      name: 'Acme Help Center',
+      languages: ['en', 'fr', 'de'],
+      logoUrl: 'https://cdn.example.com/acme-logo.svg',
+      accentColor: '#0b5fff',
+      footerLinks: [
+        { label: 'Status', url: 'https://status.example.com' },
+        { label: 'Contact us', url: 'mailto:support@example.com' },
+      ],
+    },
+  },
   Sections_list: { query: { page_size: '20' } },
   Sections_create: { body: { name: 'Billing' } },
   Sections_update: { body: { name: 'Billing and invoices', position: 1 } },

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, UnitOfWork } from '#core';
-import type { Helpdesk } from '../domain/helpdesk.js';
+import type { Helpdesk, HelpdeskChanges } from '../domain/helpdesk.js';
 import { CurrentHelpdesk } from './current-helpdesk.js';
 import { HelpdeskRepository } from './helpdesk.repository.js';
 
-export interface UpdateHelpdeskCommand {
-  readonly name?: string;
-  readonly languages?: readonly string[];
-}
+/** Name, enabled languages and branding (logo URL, accent colour, footer links); omitted fields stay as they are. */
+export type UpdateHelpdeskCommand = HelpdeskChanges;
 
 @Injectable()
 export class UpdateHelpdeskUseCase {
@@ -20,7 +18,7 @@ export class UpdateHelpdeskUseCase {
 
   execute(command: UpdateHelpdeskCommand): Promise<Helpdesk> {
     return this.unitOfWork.run(async () => {
-      // Locked: the save writes name and languages back, which must not undo a concurrent PATCH of the other one.
+      // Locked: the save writes every field back, which must not undo a concurrent PATCH of another one.
       const helpdesk = await this.current.get({ forUpdate: true });
       helpdesk.update(command, this.clock.now());
       await this.helpdesks.update(helpdesk);
