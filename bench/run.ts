@@ -22,7 +22,9 @@ import { processTree, pssMiB, rssMiB, startProcess } from './processes.js';
  *     and the number of objects stored (must be 5);
  *  5. webhooks (API + one worker process on PostgreSQL and Redis, loopback receiver): one event fanned out to
  *     1000 endpoints until every delivery is `success` (target < 3 s), and deliveries/s sustained over 10 000
- *     deliveries (target >= 1000/s) against a bare undici loop POSTing the same signed payloads (ratio).
+ *     deliveries (target >= 1000/s) against a bare undici loop POSTing the same signed payloads (ratio);
+ *  6. help center: the public article page GET /articles/{slug} against the JSON read GET /v1/articles/{id} of the
+ *     same articles over 10 000 published ones: requests/s ratio (target >= 0.7) and p99 of both.
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -376,6 +378,152 @@ async function benchImages(): Promise<void> {
   }
 }
 
+interface Measured extends Load {
+  readonly requests: number;
+  /** Mean response body size in bytes. */
+  readonly bytes: number;
+}
+
+/** `paths` requested round-robin over CONNECTIONS connections for `duration` seconds. */
+async function loadPaths(base: string, paths: readonly string[], headers: Record<string, string>, duration: number): Promise<Measured> {
+  let next = 0;
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration,
+    headers,
+    requests: [{ setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length]! }) }],
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    requests: result.requests.total,
+    bytes: result.throughput.total / Math.max(1, result.requests.total),
+  };
+}
+
+function measuredRow(name: string, m: Measured): string {
+  return `${row(name.padEnd(30), m)}   ${(m.bytes / 1024).toFixed(1)} KB/response`;
+}
+
+const HELP_CENTER_SECTIONS = ['Getting started', 'Billing', 'Account and security'];
+const HELP_CENTER_COLLECTIONS = 100;
+const HELP_CENTER_SAMPLE = 200;
+
+/**
+ * The public article page against the JSON read of the same article: 10 000 published articles (~5 KB, headings
+ * and callouts) in 100 collections over four sections, two languages enabled, a third of the measured articles
+ * translated. A spread of 200 articles (a hash order of their IDs) is requested round-robin as
+ * `GET /articles/{slug}` (no key, the full HTML page: layout, breadcrumbs, table of contents, related articles,
+ * previous/next, language alternates) and as `GET /v1/articles/{id}` (a content:read key, format html), the ratio's
+ * baseline; `GET /v1/public/articles/{id}` (no key, like the page) is reported beside them. Two rounds, the second in
+ * the reverse order, so no side always runs on a warmer or a busier machine. `BENCH_API_PROFILE=<dir>` writes a
+ * CPU profile of the service.
+ */
+async function benchHelpCenter(): Promise<void> {
+  const url = await recreateDatabase('hc_bench_help_center');
+  const dataDir = mkdtempSync(join(tmpdir(), 'hc-bench-help-center-'));
+  const count = Number(process.env.BENCH_ARTICLES ?? 10_000);
+  const env = serviceEnv(url, dataDir);
+  const profile = process.env.BENCH_API_PROFILE;
+  const [script, ...args] = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, API] : [API];
+  const api = await startProcess(script!, args, env, READY);
+  const base = baseUrlOf(api);
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    const key = createKey(env, 'legacy');
+    const reader = createKey(env, 'content:read');
+    await call(base, key, 'PATCH', '/v1/helpdesk', { name: 'Bench Help Center', languages: ['en', 'fr'] });
+    const sections = (await call(base, key, 'GET', '/v1/sections')) as { results: Array<{ id: string }> };
+    const sectionIds = [sections.results[0]!.id];
+    for (const name of HELP_CENTER_SECTIONS) sectionIds.push(((await call(base, key, 'POST', '/v1/sections', { name })) as { id: string }).id);
+    const collections: Array<{ id: string; sectionId: string }> = [];
+    for (let batch = 0; batch < HELP_CENTER_COLLECTIONS; batch += 20) {
+      const created = await Promise.all(
+        Array.from({ length: Math.min(20, HELP_CENTER_COLLECTIONS - batch) }, (_, i) => {
+          const sectionId = sectionIds[(batch + i) % sectionIds.length]!;
+          const title = `${WORDS[(batch + i) % WORDS.length]} ${WORDS[(batch + i * 7 + 3) % WORDS.length]} ${batch + i}`;
+          return call(base, key, 'POST', '/v1/collections', { title, subtitle: `Everything about ${title}`, sectionId }).then((c) => ({ id: (c as { id: string }).id, sectionId }));
+        }),
+      );
+      collections.push(...created);
+    }
+    const bodies = Array.from({ length: 500 }, (_, i) => articleMarkdown(i));
+    process.stdout.write(`\nHelp center: creating ${count} published articles in ${collections.length} collections through POST /v1/articles…\n`);
+    const seedStarted = performance.now();
+    let n = 0;
+    const post = await autocannon({
+      url: `${base}/v1/articles`,
+      method: 'POST',
+      connections: CONNECTIONS,
+      amount: count,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      requests: [
+        {
+          setupRequest: (request) => {
+            n += 1;
+            const collection = collections[n % collections.length]!;
+            const body = { title: `Article ${n} ${WORDS[n % WORDS.length]}`, sectionId: collection.sectionId, collectionId: collection.id, markdown: bodies[n % bodies.length], publish: true };
+            return { ...request, body: JSON.stringify(body) };
+          },
+        },
+      ],
+    });
+    if (post.non2xx > 0 || post.errors > 0) throw new Error(`Seeding: ${post.non2xx} non-2xx answers and ${post.errors} errors`);
+    const { rows: sample } = await db.query<{ id: string; slug: string }>(
+      "SELECT id, slug FROM articles WHERE status = 'published' ORDER BY md5(id) LIMIT $1",
+      [HELP_CENTER_SAMPLE],
+    );
+    for (const [i, article] of sample.entries()) {
+      if (i % 3 !== 0) continue;
+      await call(base, key, 'PUT', `/v1/articles/${article.id}/translations/fr`, { title: `Article traduit ${i}`, markdown: bodies[(i + 7) % bodies.length] });
+      await call(base, key, 'POST', `/v1/articles/${article.id}/translations/fr/publish`);
+    }
+    await db.query('ANALYZE');
+    process.stdout.write(`  seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s (POST ${post.requests.average.toFixed(0)} req/s)\n`);
+
+    const pagePaths = sample.map((a) => `/articles/${encodeURIComponent(a.slug)}`);
+    const jsonPaths = sample.map((a) => `/v1/articles/${a.id}`);
+    const page = await fetch(`${base}${pagePaths[0]}`);
+    const html = await page.text();
+    if (page.status !== 200 || !/^text\/html/.test(page.headers.get('content-type') ?? '') || !html.includes('</html>')) {
+      throw new Error(`GET ${pagePaths[0]} answered ${page.status} ${page.headers.get('content-type')}: the help center pages are not served`);
+    }
+    const auth = { authorization: `Bearer ${reader}` };
+    await call(base, reader, 'GET', jsonPaths[0]!);
+    const targets = [
+      { name: 'GET /articles/{slug} (HTML)', paths: pagePaths, headers: {} },
+      { name: 'GET /v1/articles/{id} (JSON)', paths: jsonPaths, headers: auth },
+      { name: 'GET /v1/public/articles/{id}', paths: sample.map((a) => `/v1/public/articles/${a.id}`), headers: {} },
+    ];
+    for (const t of targets) await loadPaths(base, t.paths, t.headers, 3);
+    // Two rounds, the second in the reverse order: [page, JSON, public JSON] as measured in each round.
+    const rounds: Measured[][] = [];
+    for (const order of [[1, 2, 0], [0, 2, 1]]) {
+      const round: Measured[] = [];
+      for (const i of order) round[i] = await loadPaths(base, targets[i]!.paths, targets[i]!.headers, DURATION);
+      rounds.push(round);
+    }
+    const meanRps = (i: number) => rounds.reduce((sum, r) => sum + r[i]!.rps, 0) / rounds.length;
+    const worstP99 = (i: number) => Math.max(...rounds.map((r) => r[i]!.p99));
+    const ratio = meanRps(0) / meanRps(1);
+    process.stdout.write(`\nArticle page against the JSON read  (${count} articles, ${sample.length} of them round-robin, ${CONNECTIONS} connections, ${DURATION} s each, 2 rounds)\n`);
+    for (const [r, round] of rounds.entries()) {
+      process.stdout.write(`  round ${r + 1}\n${round.map((m, i) => measuredRow(targets[i]!.name, m)).join('\n')}\n`);
+    }
+    process.stdout.write(`  page ${meanRps(0).toFixed(0)} req/s, p99 ${worstP99(0)} ms; JSON read ${meanRps(1).toFixed(0)} req/s, p99 ${worstP99(1)} ms (mean of the rounds, worst p99)\n`);
+    process.stdout.write(`  ratio page/JSON read: ${ratio.toFixed(2)}  (target >= 0.7: ${ratio >= 0.7 ? 'met' : 'MISSED'})\n`);
+    process.stdout.write(`  public JSON read (no key) ${meanRps(2).toFixed(0)} req/s, p99 ${worstP99(2)} ms; ratio page/public JSON ${(meanRps(0) / meanRps(2)).toFixed(2)}\n`);
+  } finally {
+    await db.end();
+    await api.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 const WORKER = join(root, 'dist/apps/worker/src/main.js');
 const RECEIVER = join(here, 'webhook-receiver.js');
 const BARE_WEBHOOKS = join(here, 'bare-webhook-loop.js');
@@ -487,6 +635,7 @@ async function main(): Promise<void> {
   if (!only || only === 'embedded') await benchEmbeddedStart();
   if (!only || only === 'images') await benchImages();
   if (!only || only === 'webhooks') await benchWebhooks();
+  if (!only || only === 'help-center') await benchHelpCenter();
 }
 
 main().catch((error: unknown) => {
