@@ -78,6 +78,8 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<TestB
     rmSync(userDataDir, { recursive: true, force: true });
     throw error;
   }
+  // A missing element fails in seconds, not in Jest's minute.
+  context.setDefaultTimeout(Number(process.env.BROWSER_TIMEOUT_MS ?? 10_000));
   const logs = new WeakMap<Page, PageLog>();
   // A persistent context opens with one blank tab; it is closed so every page a test uses is recorded.
   for (const blank of context.pages()) await blank.close();
