@@ -20,6 +20,7 @@ import { EnsureHelpdeskUseCase } from './helpdesk/application/ensure-helpdesk.us
 import { GetHelpdeskUseCase } from './helpdesk/application/get-helpdesk.use-case.js';
 import { HelpdeskRepository } from './helpdesk/application/helpdesk.repository.js';
 import { UpdateHelpdeskUseCase } from './helpdesk/application/update-helpdesk.use-case.js';
+import { HELP_CENTER_PROVIDERS, HELP_CENTER_USE_CASES } from './help-center/help-center.providers.js';
 import { SqlHelpdeskRepository } from './helpdesk/infrastructure/sql-helpdesk.repository.js';
 import { CreateSectionUseCase } from './sections/application/create-section.use-case.js';
 import { DeleteSectionUseCase } from './sections/application/delete-section.use-case.js';
@@ -49,6 +50,7 @@ const useCases = [
   PutCollectionTranslationUseCase,
   ...ARTICLE_USE_CASES,
   GetUserImageUseCase,
+  ...HELP_CENTER_USE_CASES,
 ];
 
 /** Helpdesk, sections, collections and articles. Creates the helpdesk on the first start of a deployment. */
@@ -58,6 +60,7 @@ const useCases = [
     { provide: SectionRepository, useClass: SqlSectionRepository },
     { provide: CollectionRepository, useClass: SqlCollectionRepository },
     ...ARTICLE_PROVIDERS,
+    ...HELP_CENTER_PROVIDERS,
     ContentEvents,
     ArticleImages,
     { provide: RemoteImageFetcher, useClass: SafeRemoteImageFetcher },

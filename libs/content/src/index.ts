@@ -58,6 +58,17 @@ export { ListPublishedArticlesUseCase } from './articles/application/list-publis
 export { GetPublishedArticleUseCase } from './articles/application/get-published-article.use-case.js';
 
 export { GetUserImageUseCase } from './images/application/get-user-image.use-case.js';
+
+// The public help center: the use cases its pages call and the read model they return.
+export { GetHelpCenterHomeUseCase } from './help-center/application/get-help-center-home.use-case.js';
+export { GetHelpCenterSectionUseCase } from './help-center/application/get-help-center-section.use-case.js';
+export { GetHelpCenterCollectionUseCase } from './help-center/application/get-help-center-collection.use-case.js';
+export { GetHelpCenterArticleUseCase } from './help-center/application/get-help-center-article.use-case.js';
+export { SearchHelpCenterUseCase, type HelpCenterSearchRequest } from './help-center/application/search-help-center.use-case.js';
+export { GetHelpCenterSitemapUseCase } from './help-center/application/get-help-center-sitemap.use-case.js';
+export { GetHelpCenterFeedUseCase } from './help-center/application/get-help-center-feed.use-case.js';
+export { GetHelpCenterShellUseCase } from './help-center/application/get-help-center-shell.use-case.js';
+export * from './help-center/application/help-center-views.js';
 export {
   articleView,
   collectionTranslationView,

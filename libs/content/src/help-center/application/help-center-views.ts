@@ -83,6 +83,8 @@ export interface HomePage extends PageBase {
 export interface SectionPage extends PageBase {
   readonly section: SectionLink;
   readonly collections: readonly CollectionNode[];
+  /** Live articles placed in the section outside any collection, in order (oldest first). */
+  readonly articles: readonly ArticleLink[];
 }
 
 export interface CollectionPage extends PageBase {
@@ -91,6 +93,31 @@ export interface CollectionPage extends PageBase {
   readonly subcollections: readonly CollectionLink[];
   readonly articles: readonly ArticleLink[];
 }
+
+/**
+ * Element IDs the pages may give their own elements around an article's `html`: no heading anchor takes one (a
+ * heading "Feedback" gets `feedback-2`), so `#feedback` always reaches the page's feedback form.
+ */
+export const RESERVED_ELEMENT_IDS: readonly string[] = [
+  'top',
+  'main',
+  'content',
+  'header',
+  'footer',
+  'nav',
+  'breadcrumbs',
+  'search',
+  'search-results',
+  'language',
+  'toc',
+  'article',
+  'related',
+  'feedback',
+  'feedback-form',
+  'feedback-comment',
+  'feedback-email',
+  'feedback-thanks',
+];
 
 export interface TocEntry {
   /** The heading's anchor (its `id` in `html`): stable for the same heading text. */
