@@ -42,7 +42,9 @@ export class SqlArticleRepository extends ArticleRepository {
     const a = article.snapshot();
     await this.slugGuarded(a.slug, () =>
       this.tx.query(
-        `INSERT INTO articles (id, helpdesk_id, section_id, collection_id, status, status_before_trash, slug, custom_slug, keywords, meta_description,
+        // A slug that was another article's old slug is this article's now: that one stops redirecting.
+        `WITH freed AS (DELETE FROM article_slug_history WHERE helpdesk_id = $2 AND slug = $7)
+         INSERT INTO articles (id, helpdesk_id, section_id, collection_id, status, status_before_trash, slug, custom_slug, keywords, meta_description,
            og_image, latest_version, current_revision_id, live_revision_id, published_at, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
         [
@@ -77,7 +79,16 @@ export class SqlArticleRepository extends ArticleRepository {
     const a = article.snapshot();
     await this.slugGuarded(a.slug, () =>
       this.tx.query(
-        `UPDATE articles a SET section_id = $2, collection_id = $3, status = $4, status_before_trash = $5, slug = $6, custom_slug = $7,
+        // Slug history, in the same statement (one snapshot, under the article's row lock): a slug change of an
+        // article that has been live keeps the old slug, so its links answer 301 to the new one; the new slug stops
+        // being an old slug of any article (this one's, taken back, or another's, now taken).
+        `WITH prev AS (SELECT p.helpdesk_id, p.slug, p.published_at FROM articles p WHERE p.id = $1),
+           kept AS (
+             INSERT INTO article_slug_history (helpdesk_id, slug, article_id, created_at)
+             SELECT prev.helpdesk_id, prev.slug, $1, $15 FROM prev WHERE prev.slug <> $6 AND prev.published_at IS NOT NULL
+             ON CONFLICT (helpdesk_id, slug) DO UPDATE SET article_id = EXCLUDED.article_id, created_at = EXCLUDED.created_at),
+           freed AS (DELETE FROM article_slug_history x USING prev WHERE x.helpdesk_id = prev.helpdesk_id AND x.slug = $6 AND prev.slug <> $6)
+         UPDATE articles a SET section_id = $2, collection_id = $3, status = $4, status_before_trash = $5, slug = $6, custom_slug = $7,
            keywords = $8, meta_description = $9, og_image = $10, latest_version = $11, current_revision_id = $12, live_revision_id = $13::text,
            published_at = $14, updated_at = $15, row_version = a.row_version + 1,
            search_vector = CASE WHEN a.live_revision_id IS NOT DISTINCT FROM $13::text THEN a.search_vector ELSE ${searchDocumentOf('$13::text')} END
