@@ -32,7 +32,7 @@ describe('helpdesk (fresh deployment, default languages)', () => {
 
   it('GET /v1/helpdesk returns the helpdesk, field by field', async () => {
     const res = await t.http.get('/v1/helpdesk').set(bearer(reader)).expect(200);
-    expect(Object.keys(res.body).sort()).toEqual(['createdAt', 'defaultLanguage', 'id', 'languages', 'name', 'updatedAt']);
+    expect(Object.keys(res.body).sort()).toEqual(['accentColor', 'createdAt', 'defaultLanguage', 'footerLinks', 'id', 'languages', 'logoUrl', 'name', 'updatedAt']);
     expect(res.body.id).toMatch(HELPDESK_ID);
     expect(res.body.name).toBe('Help Center');
     expect(res.body.defaultLanguage).toBe('en');
