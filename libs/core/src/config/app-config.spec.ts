@@ -29,27 +29,30 @@ function expectConfigError(fn: () => unknown, variable: string): ConfigError {
   return error;
 }
 
-describe('AppConfig.fromEnv', () => {
-  let dataDir: string;
-  let tempRoot: string;
-
+/** A temporary root made before each test and removed after it, with `dataDir` inside it (not created). */
+function useTempDataDir(): { readonly root: string; readonly dataDir: string } {
+  const dirs = { root: '', dataDir: '' };
   beforeEach(() => {
-    tempRoot = mkdtempSync(join(tmpdir(), 'hc-config-'));
-    dataDir = join(tempRoot, 'data');
+    dirs.root = mkdtempSync(join(tmpdir(), 'hc-config-'));
+    dirs.dataDir = join(dirs.root, 'data');
   });
-
   afterEach(() => {
-    rmSync(tempRoot, { recursive: true, force: true });
+    rmSync(dirs.root, { recursive: true, force: true });
   });
+  return dirs;
+}
+
+describe('AppConfig.fromEnv', () => {
+  const temp = useTempDataDir();
 
   /** An environment with only the data directory pointed at the temp dir (plus the given variables). */
-  const env = (vars: Env = {}): Env => ({ DATA_DIR: dataDir, APP_SECRET: SECRET, ...vars });
+  const env = (vars: Env = {}): Env => ({ DATA_DIR: temp.dataDir, APP_SECRET: SECRET, ...vars });
   const load = (vars: Env = {}): AppConfig => AppConfig.fromEnv(env(vars));
 
   describe('defaults', () => {
     it('applies every documented default when nothing is set', () => {
       const config = load();
-      expect(config.dataDir).toBe(dataDir);
+      expect(config.dataDir).toBe(temp.dataDir);
       expect(config.http).toEqual({
         host: '0.0.0.0',
         port: 3000,
@@ -193,7 +196,7 @@ describe('AppConfig.fromEnv', () => {
       const config = load({ APP_SECRET: ` ${'s'.repeat(40)} ` });
       expect(config.secrets.appSecret).toBe('s'.repeat(40));
       expect(config.secrets.appSecretFromFile).toBe(false);
-      expect(() => statSync(join(dataDir, 'app-secret'))).toThrow();
+      expect(() => statSync(join(temp.dataDir, 'app-secret'))).toThrow();
     });
 
     it('accepts an APP_SECRET of exactly 32 characters', () => {
@@ -277,13 +280,13 @@ describe('AppConfig.fromEnv', () => {
   });
 
   describe('generated APP_SECRET', () => {
-    const loadWithoutSecret = (vars: Env = {}): AppConfig => loadConfig({ DATA_DIR: dataDir, ...vars });
-    const secretFile = (): string => join(dataDir, 'app-secret');
+    const loadWithoutSecret = (vars: Env = {}): AppConfig => loadConfig({ DATA_DIR: temp.dataDir, ...vars });
+    const secretFile = (): string => join(temp.dataDir, 'app-secret');
 
     it('parsing alone reads nothing but the environment: without APP_SECRET it names APP_SECRET and writes no file', () => {
-      expectConfigError(() => AppConfig.fromEnv({ DATA_DIR: dataDir }), 'APP_SECRET');
+      expectConfigError(() => AppConfig.fromEnv({ DATA_DIR: temp.dataDir }), 'APP_SECRET');
       expect(() => statSync(secretFile())).toThrow();
-      expect(AppConfig.fromEnv({ DATA_DIR: dataDir }, 'g'.repeat(40)).secrets).toEqual({ appSecret: 'g'.repeat(40), appSecretFromFile: true });
+      expect(AppConfig.fromEnv({ DATA_DIR: temp.dataDir }, 'g'.repeat(40)).secrets).toEqual({ appSecret: 'g'.repeat(40), appSecretFromFile: true });
     });
 
     it('generates a secret under DATA_DIR (creating the directory) with mode 0600', () => {
@@ -294,7 +297,7 @@ describe('AppConfig.fromEnv', () => {
       expect(readFileSync(secretFile(), 'utf8').trim()).toBe(config.secrets.appSecret);
       expect(statSync(secretFile()).mode & 0o777).toBe(0o600);
       // A DATA_DIR the service creates is the owner's alone.
-      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+      expect(statSync(temp.dataDir).mode & 0o777).toBe(0o700);
     });
 
     it('reuses the stored secret on the next load', () => {
@@ -307,7 +310,7 @@ describe('AppConfig.fromEnv', () => {
 
     it('generates a different secret for a different data directory', () => {
       const first = loadWithoutSecret();
-      const other = loadConfig({ DATA_DIR: join(tempRoot, 'other') });
+      const other = loadConfig({ DATA_DIR: join(temp.root, 'other') });
       expect(other.secrets.appSecret).not.toBe(first.secrets.appSecret);
     });
 
@@ -327,7 +330,7 @@ describe('AppConfig.fromEnv', () => {
     });
 
     it('throws a ConfigError naming APP_SECRET when the data directory cannot be used', () => {
-      const blocker = join(tempRoot, 'not-a-directory');
+      const blocker = join(temp.root, 'not-a-directory');
       writeFileSync(blocker, 'plain file');
       expectConfigError(() => loadConfig({ DATA_DIR: join(blocker, 'data') }), 'APP_SECRET');
     });
@@ -391,24 +394,14 @@ describe('env readers', () => {
 });
 
 describe('AppConfig.fromEnv: storage and image settings', () => {
-  let dataDir: string;
-  let tempRoot: string;
+  const temp = useTempDataDir();
 
-  beforeEach(() => {
-    tempRoot = mkdtempSync(join(tmpdir(), 'hc-config-'));
-    dataDir = join(tempRoot, 'data');
-  });
-
-  afterEach(() => {
-    rmSync(tempRoot, { recursive: true, force: true });
-  });
-
-  const load = (vars: Env = {}): AppConfig => AppConfig.fromEnv({ DATA_DIR: dataDir, APP_SECRET: SECRET, ...vars });
+  const load = (vars: Env = {}): AppConfig => AppConfig.fromEnv({ DATA_DIR: temp.dataDir, APP_SECRET: SECRET, ...vars });
   const s3 = (vars: Env = {}): AppConfig => load({ STORAGE_DRIVER: 's3', S3_BUCKET: 'help-images', ...vars });
 
   it('defaults to local storage under DATA_DIR/uploads and the documented image limits', () => {
     const config = load();
-    expect(config.storage).toEqual({ driver: 'local', localDir: join(dataDir, 'uploads'), s3: null });
+    expect(config.storage).toEqual({ driver: 'local', localDir: join(temp.dataDir, 'uploads'), s3: null });
     expect(config.images).toEqual({
       maxBytes: 10 * 1024 * 1024,
       fetchTimeoutMs: 10_000,
@@ -424,13 +417,13 @@ describe('AppConfig.fromEnv: storage and image settings', () => {
 
   it('ignores the S3 settings with the local driver', () => {
     const config = load({ STORAGE_DRIVER: 'local', S3_BUCKET: 'help-images', S3_ACCESS_KEY_ID: 'only-the-id' });
-    expect(config.storage).toEqual({ driver: 'local', localDir: join(dataDir, 'uploads'), s3: null });
+    expect(config.storage).toEqual({ driver: 'local', localDir: join(temp.dataDir, 'uploads'), s3: null });
   });
 
   it('reads STORAGE_DRIVER=s3 with only a bucket: AWS endpoint, us-east-1, default credential chain', () => {
     expect(s3().storage).toEqual({
       driver: 's3',
-      localDir: join(dataDir, 'uploads'),
+      localDir: join(temp.dataDir, 'uploads'),
       s3: { bucket: 'help-images', endpoint: null, region: 'us-east-1', accessKeyId: null, secretAccessKey: null, forcePathStyle: false },
     });
   });
