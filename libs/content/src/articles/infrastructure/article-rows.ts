@@ -1,6 +1,7 @@
-import type { ArticleProps, ArticleRevision } from '../domain/article.js';
+import type { ArticleContent, ArticleProps, ArticleRevision } from '../domain/article.js';
 
-// Columns and row mapping shared by the article adapters (the aggregate and the read model read the same rows).
+// Columns and row mapping shared by the article adapters (the aggregate and the read model read the same rows;
+// revisions and translations store their bodies alike).
 
 /** The article's own fields on alias `a`, named as ArticleProps: a row is the props. */
 export const ARTICLE_COLUMNS = `a.id, a.helpdesk_id AS "helpdeskId", a.section_id AS "sectionId", a.collection_id AS "collectionId",
@@ -16,14 +17,22 @@ export const REVISION_COLUMNS = `r.id, r.article_id AS "articleId", r.version, r
   r.content_markdown AS "contentMarkdown", r.content_html AS "contentHtml", r.created_by_key_id AS "createdByKeyId",
   r.created_at AS "createdAt", r.went_live_at AS "wentLiveAt"`;
 
-export interface RevisionRow {
+/** A body's three stored renderings (content_json, content_markdown, content_html), as the column lists name them. */
+export interface ContentRow {
+  contentJson: Record<string, unknown>;
+  contentMarkdown: string;
+  contentHtml: string;
+}
+
+export function toContent(row: ContentRow): ArticleContent {
+  return { json: row.contentJson, markdown: row.contentMarkdown, html: row.contentHtml };
+}
+
+export interface RevisionRow extends ContentRow {
   id: string;
   articleId: string;
   version: number;
   title: string;
-  contentJson: Record<string, unknown>;
-  contentMarkdown: string;
-  contentHtml: string;
   createdByKeyId: string | null;
   createdAt: Date;
   wentLiveAt: Date | null;
@@ -35,7 +44,7 @@ export function toRevision(row: RevisionRow): ArticleRevision {
     articleId: row.articleId,
     version: row.version,
     title: row.title,
-    content: { json: row.contentJson, markdown: row.contentMarkdown, html: row.contentHtml },
+    content: toContent(row),
     createdByKeyId: row.createdByKeyId,
     createdAt: row.createdAt,
     wentLiveAt: row.wentLiveAt,

@@ -3,15 +3,13 @@ import { TransactionHost } from '#core';
 import { ArticleTranslationRepository } from '../application/article-translation.repository.js';
 import type { ArticleTranslation } from '../domain/article-translation.js';
 import type { ArticleContent } from '../domain/article.js';
+import { type ContentRow, toContent } from './article-rows.js';
 
-interface TranslationRow {
+interface TranslationRow extends ContentRow {
   id: string;
   articleId: string;
   locale: string;
   title: string;
-  contentJson: Record<string, unknown>;
-  contentMarkdown: string;
-  contentHtml: string;
   publishedTitle: string | null;
   publishedJson: Record<string, unknown> | null;
   publishedMarkdown: string | null;
@@ -33,7 +31,7 @@ function toTranslation(row: TranslationRow): ArticleTranslation {
     articleId: row.articleId,
     locale: row.locale,
     title: row.title,
-    content: { json: row.contentJson, markdown: row.contentMarkdown, html: row.contentHtml },
+    content: toContent(row),
     published:
       row.publishedAt && row.publishedTitle !== null
         ? { title: row.publishedTitle, content: { json: row.publishedJson!, markdown: row.publishedMarkdown!, html: row.publishedHtml! } }

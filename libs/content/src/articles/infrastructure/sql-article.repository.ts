@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isUniqueViolation, TransactionHost } from '#core';
 import { ArticleRepository, type FindOptions } from '../application/article.repository.js';
 import { SlugTakenError } from '../domain/article-errors.js';
-import { Article, type ArticleDraft, type ArticleRevision } from '../domain/article.js';
+import { Article, type ArticleDraft, type ArticleProps, type ArticleRevision } from '../domain/article.js';
 import { ARTICLE_COLUMNS, type ArticleRow, REVISION_COLUMNS, type RevisionRow, toRevision } from './article-rows.js';
 
 /** Advisory-lock key space of slug choices (the second key is the slug's base). */
@@ -20,6 +20,28 @@ const searchDocumentOf = (rev: string) => `(
       || setweight(to_tsvector(help_search_config(h.default_language), help_plain_text(r.content_markdown)), 'B')
   FROM article_revisions r JOIN helpdesks h ON h.id = a.helpdesk_id
   WHERE r.id = ${rev})`;
+
+/**
+ * The values of the columns an article's writes change, section_id through published_at, in the order both the
+ * INSERT ($3-$15) and the UPDATE ($2-$14) list them.
+ */
+function changeableValues(a: Readonly<ArticleProps>): unknown[] {
+  return [
+    a.sectionId,
+    a.collectionId,
+    a.status,
+    a.statusBeforeTrash,
+    a.slug,
+    a.customSlug,
+    a.keywords,
+    a.metaDescription,
+    a.ogImage,
+    a.latestVersion,
+    a.currentRevisionId,
+    a.liveRevisionId,
+    a.publishedAt,
+  ];
+}
 
 /** The article aggregate in PostgreSQL, plain SQL. */
 @Injectable()
@@ -47,25 +69,7 @@ export class SqlArticleRepository extends ArticleRepository {
          INSERT INTO articles (id, helpdesk_id, section_id, collection_id, status, status_before_trash, slug, custom_slug, keywords, meta_description,
            og_image, latest_version, current_revision_id, live_revision_id, published_at, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
-        [
-          a.id,
-          a.helpdeskId,
-          a.sectionId,
-          a.collectionId,
-          a.status,
-          a.statusBeforeTrash,
-          a.slug,
-          a.customSlug,
-          a.keywords,
-          a.metaDescription,
-          a.ogImage,
-          a.latestVersion,
-          a.currentRevisionId,
-          a.liveRevisionId,
-          a.publishedAt,
-          a.createdAt,
-          a.updatedAt,
-        ],
+        [a.id, a.helpdeskId, ...changeableValues(a), a.createdAt, a.updatedAt],
       ),
     );
   }
@@ -93,23 +97,7 @@ export class SqlArticleRepository extends ArticleRepository {
            published_at = $14, updated_at = $15, row_version = a.row_version + 1,
            search_vector = CASE WHEN a.live_revision_id IS NOT DISTINCT FROM $13::text THEN a.search_vector ELSE ${searchDocumentOf('$13::text')} END
          WHERE a.id = $1`,
-        [
-          a.id,
-          a.sectionId,
-          a.collectionId,
-          a.status,
-          a.statusBeforeTrash,
-          a.slug,
-          a.customSlug,
-          a.keywords,
-          a.metaDescription,
-          a.ogImage,
-          a.latestVersion,
-          a.currentRevisionId,
-          a.liveRevisionId,
-          a.publishedAt,
-          a.updatedAt,
-        ],
+        [a.id, ...changeableValues(a), a.updatedAt],
       ),
     );
     // The live revision is marked as having been live, once: read-only keys see such revisions only.
