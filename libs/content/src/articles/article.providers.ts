@@ -8,6 +8,7 @@ import { ArticlePublication } from './application/article-publication.js';
 import { ArticleReadRepository } from './application/article-read.repository.js';
 import { ArticleRevisionAccess } from './application/article-revision-access.js';
 import { ArticleSlugs } from './application/article-slugs.js';
+import { ArticleStateChange } from './application/article-state-change.js';
 import { ArticleTranslationRepository } from './application/article-translation.repository.js';
 import { ArticleRepository } from './application/article.repository.js';
 import { CreateArticleUseCase } from './application/create-article.use-case.js';
@@ -74,5 +75,6 @@ export const ARTICLE_PROVIDERS: Provider[] = [
   ArticlePublication,
   ArticleRevisionAccess,
   ArticleSlugs,
+  ArticleStateChange,
   GetLockedArticle,
 ];

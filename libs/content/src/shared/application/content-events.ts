@@ -5,7 +5,7 @@ import type { Collection } from '../../collections/domain/collection.js';
 import type { Section } from '../../sections/domain/section.js';
 import { articleView, collectionView, sectionView } from './resource-views.js';
 
-type ArticleEvent = Extract<EventType, `article.${string}`>;
+export type ArticleEvent = Extract<EventType, `article.${string}`>;
 type CollectionEvent = Extract<EventType, `collection.${string}`>;
 type SectionEvent = Extract<EventType, `section.${string}`>;
 
