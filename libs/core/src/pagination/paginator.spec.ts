@@ -153,6 +153,20 @@ describe('Paginator', () => {
     });
   });
 
+  describe('list', () => {
+    it('reads the slice of the request\'s keyset query and returns it as a page', async () => {
+      const request = { pageSize: 7, startCursor: fetchPage('articles', { pageSize: 7 }).page.next_cursor! };
+      const queries: KeysetQuery[] = [];
+      const read = async (query: KeysetQuery) => {
+        queries.push(query);
+        return readSlice(ROWS, query);
+      };
+      const page = await paginator.list('articles', request, 'updated_asc', read, positionOf('created_desc'), (row) => ({ id: row.id, title: row.title }));
+      expect(queries).toEqual([paginator.query('articles', request, 'updated_asc')]);
+      expect(page).toEqual(fetchPage('articles', request).page);
+    });
+  });
+
   describe('walking a whole list', () => {
     it.each([
       ['created_desc' as const, 20],

@@ -21,6 +21,22 @@ export class Paginator {
     return { mode: after.mode, pageSize, after };
   }
 
+  /**
+   * One page of a cursor list: the request as a keyset query (`defaultMode` for a first page), the slice `read`
+   * loads for it, and that slice as a page (as `page` does).
+   */
+  async list<T, R>(
+    list: string,
+    request: CursorRequest,
+    defaultMode: KeysetMode,
+    read: (query: KeysetQuery) => Promise<KeysetSlice<T>>,
+    position: (row: T) => Omit<CursorPosition, 'mode'>,
+    map: (row: T) => R,
+  ): Promise<CursorPage<R>> {
+    const query = this.query(list, request, defaultMode);
+    return this.page(list, query, await read(query), position, map);
+  }
+
   page<T, R>(list: string, query: KeysetQuery, slice: KeysetSlice<T>, position: (row: T) => Omit<CursorPosition, 'mode'>, map: (row: T) => R): CursorPage<R> {
     const last = slice.rows.at(-1);
     const next = slice.hasMore && last !== undefined ? this.codec.encode(list, { mode: query.mode, ...position(last) }) : null;

@@ -15,8 +15,7 @@ export class ListFeedbackUseCase {
 
   async execute(request: CursorRequest & FeedbackFilter): Promise<CursorPage<FeedbackView>> {
     const list = `${FEEDBACK_LIST}:${request.articleId ?? ''}:${request.type ?? ''}:${request.resolved ?? ''}`;
-    const query = this.paginator.query(list, request, 'created_desc');
-    const slice = await this.entries.list(query, { articleId: request.articleId, type: request.type, resolved: request.resolved });
-    return this.paginator.page(list, query, slice, (f) => ({ value: f.createdAt.toISOString(), id: f.id }), feedbackView);
+    const filter = { articleId: request.articleId, type: request.type, resolved: request.resolved };
+    return this.paginator.list(list, request, 'created_desc', (query) => this.entries.list(query, filter), (f) => ({ value: f.createdAt.toISOString(), id: f.id }), feedbackView);
   }
 }

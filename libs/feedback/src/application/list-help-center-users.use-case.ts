@@ -13,9 +13,7 @@ export class ListHelpCenterUsersUseCase {
     private readonly paginator: Paginator,
   ) {}
 
-  async execute(request: CursorRequest): Promise<CursorPage<HelpCenterUserView>> {
-    const query = this.paginator.query(USERS_LIST, request, 'created_desc');
-    const slice = await this.users.list(query);
-    return this.paginator.page(USERS_LIST, query, slice, (u) => ({ value: u.createdAt.toISOString(), id: u.id }), helpCenterUserView);
+  execute(request: CursorRequest): Promise<CursorPage<HelpCenterUserView>> {
+    return this.paginator.list(USERS_LIST, request, 'created_desc', (query) => this.users.list(query), (u) => ({ value: u.createdAt.toISOString(), id: u.id }), helpCenterUserView);
   }
 }

@@ -20,8 +20,7 @@ export class ListWebhookDeliveriesUseCase {
   async execute(endpointId: string, request: CursorRequest & { status?: DeliveryStatus }): Promise<CursorPage<WebhookDeliveryView>> {
     await assertEndpointExists(this.endpoints, endpointId);
     const list = `${DELIVERIES_LIST}:${endpointId}:${request.status ?? 'all'}`;
-    const query = this.paginator.query(list, request, 'created_desc');
-    const slice = await this.deliveries.list(query, { endpointId, status: request.status });
-    return this.paginator.page(list, query, slice, (d) => ({ value: d.createdAt.toISOString(), id: d.id }), webhookDeliveryView);
+    const filter = { endpointId, status: request.status };
+    return this.paginator.list(list, request, 'created_desc', (query) => this.deliveries.list(query, filter), (d) => ({ value: d.createdAt.toISOString(), id: d.id }), webhookDeliveryView);
   }
 }

@@ -13,9 +13,7 @@ export class ListWebhooksUseCase {
     private readonly paginator: Paginator,
   ) {}
 
-  async execute(request: CursorRequest): Promise<CursorPage<WebhookEndpointView>> {
-    const query = this.paginator.query(ENDPOINTS_LIST, request, 'created_desc');
-    const slice = await this.endpoints.listViews(query);
-    return this.paginator.page(ENDPOINTS_LIST, query, slice, (e) => ({ value: e.createdAt, id: e.id }), (e) => e);
+  execute(request: CursorRequest): Promise<CursorPage<WebhookEndpointView>> {
+    return this.paginator.list(ENDPOINTS_LIST, request, 'created_desc', (query) => this.endpoints.listViews(query), (e) => ({ value: e.createdAt, id: e.id }), (e) => e);
   }
 }

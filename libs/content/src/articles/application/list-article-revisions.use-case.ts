@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type CursorPage, type CursorRequest, Paginator, type Principal } from '#core';
+import { type CursorPage, type CursorRequest, type KeysetQuery, Paginator, type Principal } from '#core';
 import type { ArticleRevision } from '../domain/article.js';
 import { ArticleReadRepository } from './article-read.repository.js';
 import { ArticleRevisionAccess } from './article-revision-access.js';
@@ -17,8 +17,7 @@ export class ListArticleRevisionsUseCase {
 
   async execute(articleId: string, request: CursorRequest, principal: Principal): Promise<CursorPage<ArticleRevision>> {
     const liveOnly = await this.access.liveOnly(articleId, principal);
-    const query = this.paginator.query(REVISIONS_LIST, request, 'created_desc');
-    const slice = await this.views.listRevisions(articleId, query, liveOnly);
-    return this.paginator.page(REVISIONS_LIST, query, slice, (r) => ({ value: r.createdAt.toISOString(), id: r.id }), (r) => r);
+    const read = (query: KeysetQuery) => this.views.listRevisions(articleId, query, liveOnly);
+    return this.paginator.list(REVISIONS_LIST, request, 'created_desc', read, (r) => ({ value: r.createdAt.toISOString(), id: r.id }), (r) => r);
   }
 }

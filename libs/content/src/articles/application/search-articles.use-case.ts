@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { type CursorPage, type CursorRequest, Paginator, ValidationError } from '#core';
+import { type CursorPage, type CursorRequest, type KeysetQuery, Paginator, ValidationError } from '#core';
 import { CurrentHelpdesk } from '../../helpdesk/application/current-helpdesk.js';
 import { ArticleReadRepository, type SearchHit } from './article-read.repository.js';
 
@@ -38,9 +38,8 @@ export class SearchArticlesUseCase {
     const locale = request.locale && request.locale !== helpdesk.defaultLanguage ? request.locale : null;
     if (locale !== null) helpdesk.assertTranslationLanguage(locale);
     const list = `search:${createHash('sha256').update(`${locale ?? ''}\n${query}`).digest('base64url').slice(0, 16)}`;
-    const page = this.paginator.query(list, request, 'rank_desc');
-    const slice = await this.views.search({ query, locale, language: locale ?? helpdesk.defaultLanguage }, page);
-    return this.paginator.page(list, page, slice, (hit) => ({ value: hit.rank, id: hit.articleId }), (hit) => ({
+    const read = (page: KeysetQuery) => this.views.search({ query, locale, language: locale ?? helpdesk.defaultLanguage }, page);
+    return this.paginator.list(list, request, 'rank_desc', read, (hit) => ({ value: hit.rank, id: hit.articleId }), (hit) => ({
       ...hit,
       snippet: escapeHtml(hit.snippet).replaceAll('\u0001', '<mark>').replaceAll('\u0002', '</mark>'),
     }));

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type CursorPage, type CursorRequest, Paginator } from '#core';
+import { type CursorPage, type CursorRequest, type KeysetQuery, Paginator } from '#core';
 import type { Collection } from '../domain/collection.js';
 import { type CollectionFilter, CollectionRepository } from './collection.repository.js';
 
@@ -13,9 +13,8 @@ export class ListCollectionsUseCase {
     private readonly paginator: Paginator,
   ) {}
 
-  async execute(request: CursorRequest & CollectionFilter): Promise<CursorPage<Collection>> {
-    const query = this.paginator.query(COLLECTIONS_LIST, request, 'created_desc');
-    const slice = await this.collections.list(query, { sectionId: request.sectionId });
-    return this.paginator.page(COLLECTIONS_LIST, query, slice, (c) => ({ value: c.snapshot().createdAt.toISOString(), id: c.id }), (c) => c);
+  execute(request: CursorRequest & CollectionFilter): Promise<CursorPage<Collection>> {
+    const read = (query: KeysetQuery) => this.collections.list(query, { sectionId: request.sectionId });
+    return this.paginator.list(COLLECTIONS_LIST, request, 'created_desc', read, (c) => ({ value: c.snapshot().createdAt.toISOString(), id: c.id }), (c) => c);
   }
 }

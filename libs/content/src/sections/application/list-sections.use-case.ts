@@ -13,9 +13,7 @@ export class ListSectionsUseCase {
     private readonly paginator: Paginator,
   ) {}
 
-  async execute(request: CursorRequest): Promise<CursorPage<Section>> {
-    const query = this.paginator.query(SECTIONS_LIST, request, 'position_asc');
-    const slice = await this.sections.list(query);
-    return this.paginator.page(SECTIONS_LIST, query, slice, (s) => ({ value: s.snapshot().position, id: s.id }), (s) => s);
+  execute(request: CursorRequest): Promise<CursorPage<Section>> {
+    return this.paginator.list(SECTIONS_LIST, request, 'position_asc', (query) => this.sections.list(query), (s) => ({ value: s.snapshot().position, id: s.id }), (s) => s);
   }
 }
