@@ -41,7 +41,11 @@ export interface SafeResponse {
 }
 
 export interface SafeHttpClientOptions {
-  readonly connectTimeoutMs?: number;
+  /**
+   * The longest a request of this client is given (its requests' timeoutMs): connecting may take 5 s, or this if
+   * it is shorter.
+   */
+  readonly deadlineMs?: number;
   /** Connections kept per origin. */
   readonly connectionsPerOrigin?: number;
   /** The settings the network policy was read from: a refused address names the one that would allow it. */
@@ -68,7 +72,7 @@ export class SafeHttpClient {
     const resolve = options.resolve ?? ((hostname, callback) => dnsLookup(hostname, { all: true, verbatim: true }, callback));
     this.agent = new Agent({
       connections: options.connectionsPerOrigin ?? 16,
-      connect: { timeout: options.connectTimeoutMs ?? 5_000, lookup: guardedLookup(this.policy, resolve) },
+      connect: { timeout: Math.min(5_000, options.deadlineMs ?? 5_000), lookup: guardedLookup(this.policy, resolve) },
     });
   }
 

@@ -12,12 +12,8 @@ export class SafeWebhookSender extends WebhookSender implements OnApplicationShu
 
   constructor(private readonly config: WebhookConfig) {
     super();
-    this.client = new SafeHttpClient(config.network, {
-      connectTimeoutMs: Math.min(5_000, config.timeoutMs),
-      // Per origin, not per endpoint: many endpoints may share one host (EndpointSlots caps each endpoint).
-      connectionsPerOrigin: 100,
-      settings: WEBHOOK_NETWORK_SETTINGS,
-    });
+    // 100 connections per origin, not per endpoint: many endpoints may share one host (EndpointSlots caps each endpoint).
+    this.client = new SafeHttpClient(config.network, { deadlineMs: config.timeoutMs, connectionsPerOrigin: 100, settings: WEBHOOK_NETWORK_SETTINGS });
   }
 
   async post(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {

@@ -15,11 +15,7 @@ export class SafeRemoteImageFetcher extends RemoteImageFetcher implements OnAppl
 
   constructor(private readonly images: ImageConfig) {
     super();
-    this.client = new SafeHttpClient(images.network, {
-      connectTimeoutMs: Math.min(5_000, images.fetchTimeoutMs),
-      connectionsPerOrigin: 4,
-      settings: IMAGE_NETWORK_SETTINGS,
-    });
+    this.client = new SafeHttpClient(images.network, { deadlineMs: images.fetchTimeoutMs, connectionsPerOrigin: 4, settings: IMAGE_NETWORK_SETTINGS });
   }
 
   async fetch(url: string, maxBytes: number): Promise<Buffer> {
