@@ -1,4 +1,4 @@
-import type { FeedbackEntry, FeedbackType, HelpCenterUser } from '../domain/feedback.js';
+import type { FeedbackEntry, HelpCenterUser } from '../domain/feedback.js';
 
 // The JSON shapes as the API returns them (also the data of feedback.* events).
 
@@ -10,16 +10,9 @@ export interface HelpCenterUserView {
   readonly updatedAt: string;
 }
 
-export interface FeedbackView {
-  readonly id: string;
-  readonly articleId: string | null;
-  readonly articleTitle: string | null;
-  readonly type: FeedbackType;
-  readonly feedback: string;
-  readonly email: string | null;
-  readonly resolved: boolean;
+/** An entry as stored, but its time as an ISO string and without updatedAt. */
+export interface FeedbackView extends Pick<FeedbackEntry, 'id' | 'articleId' | 'articleTitle' | 'type' | 'feedback' | 'email' | 'resolved' | 'user'> {
   readonly createdAt: string;
-  readonly user: { readonly id: string; readonly name: string | null; readonly email: string } | null;
 }
 
 /**
