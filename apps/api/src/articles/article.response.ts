@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { ARTICLE_STATUSES, type ArticleRecord, type ArticleRevision, articleView, type ContentFormat, contentField, type DraftView, renderingOf, type RevisionDiff } from '#content';
 import { CursorPageOf } from '../common/page.response.js';
 
@@ -90,7 +90,19 @@ export class ArticleStatusResponse {
   status: string;
 }
 
-export class ArticleDraftResponse {
+/** A body in the format asked for: the one of the three fields the format names (a draft's, a revision's). */
+class ContentInFormat {
+  @ApiPropertyOptional()
+  contentHtml?: string;
+
+  @ApiPropertyOptional()
+  contentMarkdown?: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  contentJson?: Record<string, unknown>;
+}
+
+class ArticleDraftFields {
   @ApiProperty({ example: 'drf_01JD3Q7W6S1X0Y2Z3A4B5C6D7E' })
   id: string;
 
@@ -100,21 +112,14 @@ export class ArticleDraftResponse {
   @ApiProperty()
   title: string;
 
-  @ApiPropertyOptional()
-  contentHtml?: string;
-
-  @ApiPropertyOptional()
-  contentMarkdown?: string;
-
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  contentJson?: Record<string, unknown>;
-
   @ApiProperty({ type: String, nullable: true, description: 'The live revision the draft started from (null before first publish)' })
   baseRevisionId: string | null;
 
   @ApiProperty({ format: 'date-time' })
   updatedAt: string;
+}
 
+export class ArticleDraftResponse extends IntersectionType(ArticleDraftFields, ContentInFormat) {
   static from(draft: DraftView, format: ContentFormat): ArticleDraftResponse {
     const response: ArticleDraftResponse = {
       id: draft.id,
@@ -158,16 +163,7 @@ export class RevisionSummaryResponse {
   }
 }
 
-export class RevisionResponse extends RevisionSummaryResponse {
-  @ApiPropertyOptional()
-  contentHtml?: string;
-
-  @ApiPropertyOptional()
-  contentMarkdown?: string;
-
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  contentJson?: Record<string, unknown>;
-
+export class RevisionResponse extends IntersectionType(RevisionSummaryResponse, ContentInFormat) {
   static withContent(revision: ArticleRevision, format: ContentFormat): RevisionResponse {
     const fields = contentField(format, renderingOf(revision.content, format)) as Pick<RevisionResponse, 'contentHtml' | 'contentMarkdown' | 'contentJson'>;
     return { ...RevisionSummaryResponse.from(revision), ...fields };

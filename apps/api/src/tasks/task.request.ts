@@ -1,8 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Length } from 'class-validator';
 import { MAX_OFFSET, MAX_PAGE_SIZE } from '#core';
+import { PagingParam } from '../common/pagination.request.js';
 import { IsReference, NullableOptional } from '../common/validation.decorators.js';
 
 /** An optional, nullable ID of the article, collection or section a task is about (whether it exists is the use case's to check). */
@@ -39,19 +39,9 @@ export class CreateTaskRequest {
 }
 
 export class ListTasksQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'limit must be an integer' })
-  @Min(1, { message: `limit must be from 1 to ${MAX_PAGE_SIZE}` })
-  @Max(MAX_PAGE_SIZE, { message: `limit must be from 1 to ${MAX_PAGE_SIZE}` })
+  @PagingParam(1, MAX_PAGE_SIZE, { default: 20 })
   limit?: number;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: MAX_OFFSET, default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'offset must be an integer' })
-  @Min(0, { message: `offset must be from 0 to ${MAX_OFFSET}` })
-  @Max(MAX_OFFSET, { message: `offset must be from 0 to ${MAX_OFFSET}` })
+  @PagingParam(0, MAX_OFFSET, { default: 0 })
   offset?: number;
 }

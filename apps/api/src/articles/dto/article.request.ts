@@ -1,9 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsBoolean, IsDefined, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsDefined, IsIn, IsISO8601, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { MAX_OFFSET } from '#core';
 import { CONTENT_FORMATS, type ContentFormat } from '#content';
-import { CursorPageQuery } from '../../common/pagination.request.js';
+import { CursorPageQuery, PagingParam } from '../../common/pagination.request.js';
 import { IsReference, NullableOptional, UnlessOmitted } from '../../common/validation.decorators.js';
 
 const MAX_MARKDOWN = 5 * 1024 * 1024;
@@ -121,20 +120,10 @@ export class ListArticlesQuery extends CursorPageQuery {
   @IsIn(CONTENT_FORMATS)
   format?: ContentFormat;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, description: 'Offset form (earlier API): page size' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'limit must be an integer' })
-  @Min(1, { message: 'limit must be from 1 to 100' })
-  @Max(100, { message: 'limit must be from 1 to 100' })
+  @PagingParam(1, 100, { description: 'Offset form (earlier API): page size' })
   limit?: number;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: MAX_OFFSET, description: 'Offset form (earlier API): records to skip' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'offset must be an integer' })
-  @Min(0, { message: `offset must be from 0 to ${MAX_OFFSET}` })
-  @Max(MAX_OFFSET, { message: `offset must be from 0 to ${MAX_OFFSET}` })
+  @PagingParam(0, MAX_OFFSET, { description: 'Offset form (earlier API): records to skip' })
   offset?: number;
 }
 

@@ -12,16 +12,19 @@ import { IsReference, NullableOptional, UnlessOmitted } from '../../common/valid
 const IsShortId = (): PropertyDecorator =>
   applyDecorators(Matches(SHORT_ID_PATTERN, { message: 'shortId must be 2-64 lowercase letters, digits or dashes, starting with a letter or digit' }), IsString());
 
+/** A collection's title, in the collection and in a translation: as the stacked `@ApiProperty @IsString @Length(1, 255)`. */
+const CollectionTitle = (doc: { readonly example?: string } = {}): PropertyDecorator =>
+  applyDecorators(Length(1, 255), IsString(), ApiProperty({ minLength: 1, maxLength: 255, ...doc }));
+
+/** A collection's subtitle (omitted or null: none): as the stacked `@ApiPropertyOptional @NullableOptional @IsString @MaxLength(1000)`. */
+const CollectionSubtitle = (): PropertyDecorator =>
+  applyDecorators(MaxLength(1000), IsString(), NullableOptional(), ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 }));
+
 export class CreateCollectionRequest {
-  @ApiProperty({ minLength: 1, maxLength: 255, example: 'Getting started' })
-  @IsString()
-  @Length(1, 255)
+  @CollectionTitle({ example: 'Getting started' })
   title: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 })
-  @NullableOptional()
-  @IsString()
-  @MaxLength(1000)
+  @CollectionSubtitle()
   subtitle?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, description: "Section; a nested collection takes its parent's section" })
@@ -72,15 +75,10 @@ export class MoveCollectionRequest {
 }
 
 export class PutCollectionTranslationRequest {
-  @ApiProperty({ minLength: 1, maxLength: 255 })
-  @IsString()
-  @Length(1, 255)
+  @CollectionTitle()
   title: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 })
-  @NullableOptional()
-  @IsString()
-  @MaxLength(1000)
+  @CollectionSubtitle()
   subtitle?: string | null;
 
   @ApiPropertyOptional({ enum: TRANSLATION_STATUSES, default: 'published' })
