@@ -57,8 +57,10 @@ export interface ArticleLinkRow {
   readonly slug: string;
   readonly title: string;
   readonly language: string;
-  /** Meta description, or the start of the text as plain text (cut by the use case). */
-  readonly summary: string;
+  /** The meta description when the text is in the default language (it is written in that language), else null. */
+  readonly description: string | null;
+  /** The first few hundred characters of the text's Markdown (the use case makes the summary of them). */
+  readonly textStart: string;
   readonly updatedAt: Date;
   readonly publishedAt: Date;
 }

@@ -1,5 +1,6 @@
 import { NotFoundError } from '#core';
 import type { ArticleLinkRow, SiteRow } from './help-center-read.repository.js';
+import { summaryOf } from './help-center-summaries.js';
 import type { ArticleLink, Breadcrumb, CollectionLink, SectionLink, SiteBranding, SiteLocale } from './help-center-views.js';
 
 /** What every page of one request shares: the branding, the languages, the site's last change. */
@@ -31,23 +32,12 @@ export function siteContext(site: SiteRow | null, language: string | undefined):
   };
 }
 
-const SUMMARY_CHARS = 200;
-
-/** At most about 200 characters of plain text on one line, cut between words (with "…"). */
-export function summarize(text: string | null | undefined): string {
-  const flat = (text ?? '').replace(/\s+/g, ' ').trim();
-  if (flat.length <= SUMMARY_CHARS) return flat;
-  const cut = flat.slice(0, SUMMARY_CHARS + 1);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > SUMMARY_CHARS / 2 ? cut.slice(0, space) : cut.slice(0, SUMMARY_CHARS)).replace(/[\s,;:.!?-]+$/u, '')}…`;
-}
-
 export function articleLink(row: ArticleLinkRow, context: SiteContext): ArticleLink {
   return {
     id: row.id,
     slug: row.slug,
     title: row.title,
-    summary: summarize(row.summary),
+    summary: summaryOf(row.description, row.textStart),
     language: row.language,
     fallback: row.language !== context.locale.requested,
     updatedAt: row.updatedAt,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '#core';
+import { Database, TransactionHost } from '#core';
 import {
   type ArticleLinkRow,
   type ArticleLookup,
@@ -22,8 +22,8 @@ import {
  */
 const langCte = (param: string) => `lang AS (SELECT h.id AS helpdesk_id, h.default_language, nullif(${param}::text, h.default_language) AS tl FROM helpdesks h LIMIT 1)`;
 
-/** Markdown read for a summary: its start is enough (the use case keeps about 200 characters of it). */
-const SUMMARY_SOURCE_CHARS = 1200;
+/** Markdown read for a summary: its start is enough (the use case keeps about 200 characters of its words). */
+const TEXT_START_CHARS = 600;
 
 /**
  * A live article as lists show it, on article alias `a`, its live revision `r` and its published translation into
@@ -31,9 +31,8 @@ const SUMMARY_SOURCE_CHARS = 1200;
  */
 function linkColumns(a = 'a', r = 'r', t = 't'): string {
   return `${a}.id, ${a}.slug, coalesce(${t}.published_title, ${r}.title) AS title, coalesce(${t}.locale, lang.default_language) AS language,
-    CASE WHEN ${t}.id IS NULL
-      THEN coalesce(nullif(btrim(${a}.meta_description), ''), help_plain_text(left(${r}.content_markdown, ${SUMMARY_SOURCE_CHARS})))
-      ELSE help_plain_text(left(${t}.published_markdown, ${SUMMARY_SOURCE_CHARS})) END AS summary,
+    CASE WHEN ${t}.id IS NULL THEN ${a}.meta_description END AS description,
+    left(coalesce(${t}.published_markdown, ${r}.content_markdown), ${TEXT_START_CHARS}) AS "textStart",
     coalesce(${t}.published_at, ${a}.published_at) AS "updatedAt", ${a}.published_at AS "publishedAt"`;
 }
 
@@ -52,15 +51,21 @@ const COLLECTION_COLUMNS = `c.id, c.short_id AS "shortId", c.section_id AS "sect
   coalesce(ct.language, lang.default_language) AS language`;
 const COLLECTION_TRANSLATION_JOIN = `LEFT JOIN collection_translations ct ON ct.collection_id = c.id AND ct.language = lang.tl AND ct.status = 'published'`;
 
-/** The other live articles of the page's article `art`, as JSON objects: one of the article page's parts. */
-const otherLink = (where: string, order: string, limit: number) =>
-  `SELECT ${linkColumns('o', 'orv', 'ot')} FROM articles o CROSS JOIN lang ${linkJoins('o', 'orv', 'ot')}
-   WHERE o.status = 'published' AND o.id <> art.id AND ${where} ORDER BY ${order} LIMIT ${limit}`;
+/** Other live articles near the page's article `art` (IDs only: the links are read once for all of them). */
+const near = (k: number, where: string, order: string, limit: number) =>
+  `SELECT ${k} AS k, o.id FROM art, LATERAL (
+     SELECT o.id FROM articles o WHERE o.status = 'published' AND o.id <> art.id AND ${where} ORDER BY ${order} LIMIT ${limit}) o
+   WHERE NOT art.moved`;
+
+/** Parts of the article page's rows (column `k`). */
+const PAGE = { article: -1, relatedInCollection: 0, relatedInSection: 1, previous: 2, next: 3 } as const;
 
 /**
  * The article page in one statement: the live article under the slug (or, through the slug history, the one that
  * was), its text in the asked language, its section and collection trail (with live counts), related articles and
- * its neighbours in its collection. One snapshot: a slug changing meanwhile shows either the old page or the move.
+ * its neighbours in its collection, one row each (`k`, see PAGE). One snapshot: a slug changing meanwhile shows
+ * either the old page or the move. Related articles and neighbours are found by index (IDs), then read with the
+ * article in one join.
  */
 const ARTICLE_PAGE_SQL = `
 WITH RECURSIVE
@@ -73,68 +78,65 @@ WITH RECURSIVE
        AND NOT EXISTS (SELECT 1 FROM articles x WHERE x.helpdesk_id = lang.helpdesk_id AND x.slug = $1))
     LIMIT 1),
   art AS (
-    SELECT hit.moved, a.section_id AS "sectionId", a.collection_id AS "collectionId", a.created_at AS "createdAt",
-      a.meta_description AS "metaDescription", a.keywords, a.og_image AS "ogImage", a.live_revision_id AS "liveRevisionId",
-      t.id AS "translationId", t.published_at AS "translationPublishedAt", ${linkColumns()}
-    FROM hit JOIN articles a ON a.id = hit.id AND a.status = 'published' CROSS JOIN lang ${linkJoins()}),
+    SELECT hit.moved, a.id, a.section_id, a.collection_id, a.created_at
+    FROM hit JOIN articles a ON a.id = hit.id AND a.status = 'published'),
+  pick AS (
+    SELECT ${PAGE.article} AS k, art.id FROM art
+    UNION ALL ${near(PAGE.relatedInCollection, 'o.collection_id = art.collection_id', 'o.published_at DESC, o.id DESC', 5)}
+    UNION ALL ${near(
+      PAGE.relatedInSection,
+      'o.section_id = art.section_id AND (art.collection_id IS NULL OR o.collection_id IS DISTINCT FROM art.collection_id)',
+      'o.published_at DESC, o.id DESC',
+      5,
+    )}
+    UNION ALL ${near(PAGE.previous, 'o.collection_id = art.collection_id AND (o.created_at, o.id) < (art.created_at, art.id)', 'o.created_at DESC, o.id DESC', 1)}
+    UNION ALL ${near(PAGE.next, 'o.collection_id = art.collection_id AND (o.created_at, o.id) > (art.created_at, art.id)', 'o.created_at, o.id', 1)}),
   up(id, parent_id, depth) AS (
-    SELECT c.id, c.parent_collection_id, 0 FROM collections c JOIN art ON c.id = art."collectionId" WHERE NOT art.moved
+    SELECT c.id, c.parent_collection_id, 0 FROM collections c JOIN art ON c.id = art.collection_id WHERE NOT art.moved
     UNION ALL
     SELECT c.id, c.parent_collection_id, up.depth + 1 FROM collections c JOIN up ON c.id = up.parent_id WHERE up.depth < 100),
   down(id, root) AS (
     SELECT id, id FROM up
     UNION ALL
     SELECT c.id, down.root FROM collections c JOIN down ON c.parent_collection_id = down.id)
-SELECT art.*,
-  ARRAY(SELECT l.locale FROM article_translations l WHERE l.article_id = art.id AND l.published_at IS NOT NULL ORDER BY l.locale) AS translations,
-  (SELECT row_to_json(x) FROM (SELECT ${SECTION_COLUMNS} FROM sections s ${SECTION_TRANSLATION_JOIN} WHERE s.id = art."sectionId") x) AS section,
-  (SELECT coalesce(json_agg(x ORDER BY x.depth DESC), '[]'::json) FROM (
+SELECT p.k, art.moved, ${linkColumns()},
+  a.section_id AS "sectionId", a.collection_id AS "collectionId", a.meta_description AS "metaDescription", a.keywords, a.og_image AS "ogImage",
+  a.live_revision_id AS "liveRevisionId", t.id AS "translationId", t.published_at AS "translationPublishedAt",
+  CASE WHEN p.k = ${PAGE.article} THEN ARRAY(SELECT l.locale FROM article_translations l WHERE l.article_id = a.id AND l.published_at IS NOT NULL ORDER BY l.locale) END AS translations,
+  CASE WHEN p.k = ${PAGE.article} THEN (SELECT row_to_json(x) FROM (SELECT ${SECTION_COLUMNS} FROM sections s ${SECTION_TRANSLATION_JOIN} WHERE s.id = a.section_id) x) END AS section,
+  CASE WHEN p.k = ${PAGE.article} THEN (SELECT coalesce(json_agg(x ORDER BY x.depth DESC), '[]'::json) FROM (
      SELECT up.depth, ${COLLECTION_COLUMNS},
        (SELECT count(*) FROM articles n WHERE n.status = 'published' AND n.collection_id IN (SELECT d.id FROM down d WHERE d.root = up.id))::int AS "articleCount"
-     FROM up JOIN collections c ON c.id = up.id ${COLLECTION_TRANSLATION_JOIN}) x) AS collections,
-  (SELECT coalesce(json_agg(x ORDER BY x.k, x."publishedAt" DESC, x.id DESC), '[]'::json) FROM (
-     (SELECT 0 AS k, y.* FROM (${otherLink('o.collection_id = art."collectionId"', 'o.published_at DESC, o.id DESC', 5)}) y)
-     UNION ALL
-     (SELECT 1 AS k, y.* FROM (${otherLink(
-       'o.section_id = art."sectionId" AND (art."collectionId" IS NULL OR o.collection_id IS DISTINCT FROM art."collectionId")',
-       'o.published_at DESC, o.id DESC',
-       5,
-     )}) y)) x) AS related,
-  (SELECT row_to_json(x) FROM (${otherLink('o.collection_id = art."collectionId" AND (o.created_at, o.id) < (art."createdAt", art.id)', 'o.created_at DESC, o.id DESC', 1)}) x) AS previous,
-  (SELECT row_to_json(x) FROM (${otherLink('o.collection_id = art."collectionId" AND (o.created_at, o.id) > (art."createdAt", art.id)', 'o.created_at, o.id', 1)}) x) AS next
-FROM art CROSS JOIN lang`;
+     FROM up JOIN collections c ON c.id = up.id ${COLLECTION_TRANSLATION_JOIN}) x) END AS collections
+FROM pick p CROSS JOIN art JOIN articles a ON a.id = p.id CROSS JOIN lang ${linkJoins()}
+ORDER BY p.k, a.published_at DESC, a.id DESC`;
 
 interface ArticlePageRow extends ArticleLinkRow {
+  k: number;
   moved: boolean;
   sectionId: string;
   collectionId: string | null;
-  createdAt: Date;
   metaDescription: string | null;
   keywords: string | null;
   ogImage: string | null;
   liveRevisionId: string;
   translationId: string | null;
   translationPublishedAt: Date | null;
-  translations: string[];
-  section: SectionRow;
-  collections: Array<CrumbCollectionRow & { depth?: number }>;
-  related: Array<JsonLink & { k?: number }>;
-  previous: JsonLink | null;
-  next: JsonLink | null;
+  translations: string[] | null;
+  section: SectionRow | null;
+  collections: CrumbCollectionRow[] | null;
 }
 
-/** A link as JSON gives it back: its times as text. */
-type JsonLink = Omit<ArticleLinkRow, 'updatedAt' | 'publishedAt'> & { updatedAt: string; publishedAt: string };
-
-function fromJson(link: JsonLink): ArticleLinkRow {
+function link(row: ArticleLinkRow): ArticleLinkRow {
   return {
-    id: link.id,
-    slug: link.slug,
-    title: link.title,
-    language: link.language,
-    summary: link.summary ?? '',
-    updatedAt: new Date(link.updatedAt),
-    publishedAt: new Date(link.publishedAt),
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    language: row.language,
+    description: row.description,
+    textStart: row.textStart,
+    updatedAt: row.updatedAt,
+    publishedAt: row.publishedAt,
   };
 }
 
@@ -151,15 +153,31 @@ function crumb(row: CrumbCollectionRow): CrumbCollectionRow {
   };
 }
 
-/** The public help center's reads in PostgreSQL, plain SQL, outside any transaction (each one statement, or independent ones at once). */
+/**
+ * The public help center's reads in PostgreSQL, plain SQL. Each read is one statement (independent ones run at
+ * once), and each runs as a named prepared statement when outside a transaction: planned once per connection,
+ * which matters here (the article page's statement takes longer to plan than to run). Inside a transaction they go
+ * through it like any repository's.
+ */
 @Injectable()
 export class SqlHelpCenterReadRepository extends HelpCenterReadRepository {
-  constructor(private readonly tx: TransactionHost) {
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly database: Database,
+  ) {
     super();
   }
 
+  /** `sql` under `name` (one name per statement text), prepared on each pooled connection the first time it runs there. */
+  private async read<R>(name: string, sql: string, params: readonly unknown[] = []): Promise<R[]> {
+    if (this.tx.inTransaction) return this.tx.query<R>(sql, params);
+    const result = await this.database.pool.query({ name: `help_center_${name}`, text: sql, values: [...params] });
+    return result.rows as R[];
+  }
+
   async site(): Promise<SiteRow | null> {
-    const [row] = await this.tx.query<SiteRow>(
+    const [row] = await this.read<SiteRow>(
+      'site',
       `SELECT h.id AS "helpdeskId", h.name, h.logo_url AS "logoUrl", h.accent_color AS "accentColor", h.footer_links AS "footerLinks",
          h.default_language AS "defaultLanguage", h.languages,
          greatest(h.updated_at, (SELECT max(updated_at) FROM articles), (SELECT max(published_at) FROM article_translations WHERE published_at IS NOT NULL),
@@ -172,19 +190,22 @@ export class SqlHelpCenterReadRepository extends HelpCenterReadRepository {
 
   async structure(language: string | null): Promise<StructureRows> {
     const [sections, collections, counts] = await Promise.all([
-      this.tx.query<SectionRow>(
+      this.read<SectionRow>(
+        'sections',
         `WITH ${langCte('$1')}
          SELECT ${SECTION_COLUMNS} FROM sections s CROSS JOIN lang ${SECTION_TRANSLATION_JOIN}
          WHERE s.helpdesk_id = lang.helpdesk_id ORDER BY s.position, s.id`,
         [language],
       ),
-      this.tx.query<CollectionRow>(
+      this.read<CollectionRow>(
+        'collections',
         `WITH ${langCte('$1')}
          SELECT ${COLLECTION_COLUMNS} FROM collections c CROSS JOIN lang ${COLLECTION_TRANSLATION_JOIN}
          WHERE c.helpdesk_id = lang.helpdesk_id ORDER BY c.created_at, c.id`,
         [language],
       ),
-      this.tx.query<LiveCountRow>(
+      this.read<LiveCountRow>(
+        'live_counts',
         `SELECT a.section_id AS "sectionId", a.collection_id AS "collectionId", count(*)::int AS count, max(a.published_at) AS "lastPublishedAt"
          FROM articles a WHERE a.status = 'published' GROUP BY a.section_id, a.collection_id`,
       ),
@@ -193,7 +214,8 @@ export class SqlHelpCenterReadRepository extends HelpCenterReadRepository {
   }
 
   recentArticles(language: string | null, limit: number): Promise<ArticleLinkRow[]> {
-    return this.tx.query<ArticleLinkRow>(
+    return this.read<ArticleLinkRow>(
+      'recent_articles',
       `WITH ${langCte('$1')}
        SELECT ${linkColumns()} FROM articles a CROSS JOIN lang ${linkJoins()}
        WHERE a.status = 'published' ORDER BY a.published_at DESC, a.id DESC LIMIT $2`,
@@ -202,7 +224,8 @@ export class SqlHelpCenterReadRepository extends HelpCenterReadRepository {
   }
 
   collectionArticles(shortId: string, language: string | null): Promise<ArticleLinkRow[]> {
-    return this.tx.query<ArticleLinkRow>(
+    return this.read<ArticleLinkRow>(
+      'collection_articles',
       `WITH ${langCte('$1')}
        SELECT ${linkColumns()} FROM collections c CROSS JOIN lang JOIN articles a ON a.collection_id = c.id AND a.status = 'published' ${linkJoins()}
        WHERE c.helpdesk_id = lang.helpdesk_id AND c.short_id = $2 ORDER BY a.created_at, a.id`,
@@ -211,7 +234,8 @@ export class SqlHelpCenterReadRepository extends HelpCenterReadRepository {
   }
 
   sectionArticles(sectionId: string, language: string | null): Promise<ArticleLinkRow[]> {
-    return this.tx.query<ArticleLinkRow>(
+    return this.read<ArticleLinkRow>(
+      'section_articles',
       `WITH ${langCte('$1')}
        SELECT ${linkColumns()} FROM articles a CROSS JOIN lang ${linkJoins()}
        WHERE a.section_id = $2 AND a.collection_id IS NULL AND a.status = 'published' ORDER BY a.created_at, a.id`,
@@ -220,19 +244,15 @@ export class SqlHelpCenterReadRepository extends HelpCenterReadRepository {
   }
 
   async findArticle(slug: string, language: string | null): Promise<ArticleLookup> {
-    const [row] = await this.tx.query<ArticlePageRow>(ARTICLE_PAGE_SQL, [slug, language]);
-    if (!row) return null;
+    const rows = await this.read<ArticlePageRow>('article_page', ARTICLE_PAGE_SQL, [slug, language]);
+    const row = rows[0];
+    if (!row || row.k !== PAGE.article) return null;
     if (row.moved) return { kind: 'moved', slug: row.slug };
+    const part = (k: number) => rows.filter((other) => other.k === k).map(link);
     return {
       kind: 'live',
       article: {
-        id: row.id,
-        slug: row.slug,
-        title: row.title,
-        language: row.language,
-        summary: row.summary ?? '',
-        updatedAt: row.updatedAt,
-        publishedAt: row.publishedAt,
+        ...link(row),
         sectionId: row.sectionId,
         collectionId: row.collectionId,
         metaDescription: row.metaDescription,
@@ -242,12 +262,12 @@ export class SqlHelpCenterReadRepository extends HelpCenterReadRepository {
           row.translationId !== null && row.translationPublishedAt !== null
             ? { translationId: row.translationId, publishedAt: row.translationPublishedAt }
             : { revisionId: row.liveRevisionId },
-        translations: row.translations,
-        section: { id: row.section.id, name: row.section.name, language: row.section.language },
-        collections: row.collections.map(crumb),
-        related: row.related.map(fromJson),
-        previous: row.previous ? fromJson(row.previous) : null,
-        next: row.next ? fromJson(row.next) : null,
+        translations: row.translations ?? [],
+        section: { id: row.section!.id, name: row.section!.name, language: row.section!.language },
+        collections: (row.collections ?? []).map(crumb),
+        related: [...part(PAGE.relatedInCollection), ...part(PAGE.relatedInSection)].slice(0, 5),
+        previous: part(PAGE.previous)[0] ?? null,
+        next: part(PAGE.next)[0] ?? null,
       },
     };
   }
@@ -255,10 +275,14 @@ export class SqlHelpCenterReadRepository extends HelpCenterReadRepository {
   async bodyDocument(source: BodySource): Promise<BodyDocument | null> {
     const [row] =
       'revisionId' in source
-        ? await this.tx.query<BodyDocument>('SELECT content_json AS json, NULL AS "publishedAt" FROM article_revisions WHERE id = $1', [source.revisionId])
-        : await this.tx.query<BodyDocument>('SELECT published_json AS json, published_at AS "publishedAt" FROM article_translations WHERE id = $1 AND published_json IS NOT NULL', [
-            source.translationId,
-          ]);
+        ? await this.read<BodyDocument>('revision_body', 'SELECT content_json AS json, NULL AS "publishedAt" FROM article_revisions WHERE id = $1', [
+            source.revisionId,
+          ])
+        : await this.read<BodyDocument>(
+            'translation_body',
+            'SELECT published_json AS json, published_at AS "publishedAt" FROM article_translations WHERE id = $1 AND published_json IS NOT NULL',
+            [source.translationId],
+          );
     return row ?? null;
   }
 
@@ -267,7 +291,8 @@ export class SqlHelpCenterReadRepository extends HelpCenterReadRepository {
    * a whole body). The configuration is a parameter: a plan-time constant, so the GIN index is used.
    */
   async search(query: string, language: string | null, offset: number, limit: number): Promise<SearchHitRow[]> {
-    const [{ config } = { config: 'simple' }] = await this.tx.query<{ config: string }>(
+    const [{ config } = { config: 'simple' }] = await this.read<{ config: string }>(
+      'search_config',
       'SELECT help_search_config(coalesce($1::text, (SELECT default_language FROM helpdesks LIMIT 1)))::text AS config',
       [language],
     );
@@ -279,6 +304,7 @@ export class SqlHelpCenterReadRepository extends HelpCenterReadRepository {
         : `SELECT a.id, ts_rank_cd(t.search_vector, q) AS rank
            FROM article_translations t JOIN articles a ON a.id = t.article_id, websearch_to_tsquery($2::regconfig, $1) q
            WHERE a.status = 'published' AND t.locale = $3 AND t.published_at IS NOT NULL AND t.search_vector @@ q`;
+    // Not prepared: how many articles a query matches varies too much for one generic plan to suit all queries.
     return this.tx.query<SearchHitRow>(
       `WITH ${langCte('$3')},
          page AS (SELECT s.id, s.rank FROM (${ranked}) s ORDER BY s.rank DESC, s.id DESC LIMIT $4 OFFSET $5)
@@ -291,7 +317,8 @@ export class SqlHelpCenterReadRepository extends HelpCenterReadRepository {
   }
 
   sitemapArticles(): Promise<SitemapRow[]> {
-    return this.tx.query<SitemapRow>(
+    return this.read<SitemapRow>(
+      'sitemap',
       `SELECT a.slug, greatest(a.published_at, max(t.published_at)) AS "lastModified",
          coalesce(array_agg(t.locale ORDER BY t.locale) FILTER (WHERE t.locale IS NOT NULL), '{}') AS translations
        FROM articles a LEFT JOIN article_translations t ON t.article_id = a.id AND t.published_at IS NOT NULL
@@ -301,7 +328,8 @@ export class SqlHelpCenterReadRepository extends HelpCenterReadRepository {
 
   feed(language: string | null, limit: number): Promise<ArticleLinkRow[]> {
     if (language === null) return this.recentArticles(null, limit);
-    return this.tx.query<ArticleLinkRow>(
+    return this.read<ArticleLinkRow>(
+      'translated_feed',
       `WITH ${langCte('$1')}
        SELECT ${linkColumns()} FROM lang JOIN article_translations t ON t.locale = lang.tl AND t.published_at IS NOT NULL
          JOIN articles a ON a.id = t.article_id AND a.status = 'published' JOIN article_revisions r ON r.id = a.live_revision_id
