@@ -77,8 +77,8 @@ module.exports = {
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['source', 'import', 'node', 'default'],
-      extensions: ['.ts', '.js'],
+      extensions: ['.ts', '.tsx', '.js'],
     },
-    exclude: { path: '(^dist/|\\.spec\\.ts$)' },
+    exclude: { path: '(^dist/|\\.spec\\.tsx?$)' },
   },
 };

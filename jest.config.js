@@ -1,6 +1,6 @@
 /** Jest 30 in ESM mode (run through `npm test`, which passes --experimental-vm-modules). */
 const common = {
-  extensionsToTreatAsEsm: ['.ts'],
+  extensionsToTreatAsEsm: ['.ts', '.tsx'],
   moduleNameMapper: {
     '^#core$': '<rootDir>/libs/core/src/index.ts',
     '^#core/domain$': '<rootDir>/libs/core/src/domain.ts',
@@ -12,7 +12,7 @@ const common = {
     '^#migrations$': '<rootDir>/migrations/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }] },
+  transform: { '^.+\\.tsx?$': ['ts-jest', { useESM: true, diagnostics: false }] },
   testEnvironment: 'node',
 };
 
@@ -21,7 +21,7 @@ export default {
   testTimeout: 60_000,
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.{ts,tsx}'] },
     { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/**/*.int-spec.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
   ],

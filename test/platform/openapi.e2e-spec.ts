@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { ERROR_CODES, SCOPES } from '#core';
 import { SECURITY_SCHEME } from '#gateway';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { siteRouteList } from '../../apps/api/src/help-center/site-routes.js';
 
 // Booting an app against a fresh database can take a few seconds on a busy machine. The e2e project's
 // testTimeout is not applied (jest-circus takes testTimeout from the global config), so set it here.
@@ -80,6 +81,7 @@ const SERVED = [
 /** Routes that need no key: the health probes and article images (served under STATIC_URL, outside /v1). */
 const PUBLIC = ['/healthz', '/readyz', '/static/user-images/{name}', '/v1/public/articles', '/v1/public/articles/{id}', '/v1/public/articles/{id}/feedback'];
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+const SITE_ROUTES = siteRouteList();
 
 interface Operation {
   operationId?: string;
@@ -153,7 +155,9 @@ describe('OpenAPI document and reference', () => {
       // Nest's middleware binding registers every method on a path prefix; routes have one method.
       .filter((route) => Object.keys(route.methods).length === 1)
       .map((route) => `${Object.keys(route.methods)[0]!.toUpperCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
-      .filter((route) => !/^GET \/docs(\/|$)/.test(route) && route !== 'GET /v1/openapi.json');
+      .filter((route) => !/^GET \/docs(\/|$)/.test(route) && route !== 'GET /v1/openapi.json')
+      // The public help center's HTML pages (apps/api/src/help-center) are a site, not API operations.
+      .filter((route) => !SITE_ROUTES.includes(route));
     expect(served.sort()).toEqual([...SERVED].sort());
   });
 

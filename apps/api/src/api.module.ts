@@ -26,6 +26,9 @@ import { SectionsController } from './sections/sections.controller.js';
 import { userImagesController } from './user-images/user-images.controller.js';
 import { FeedbackController, HelpCenterUsersController } from './feedback/feedback.controller.js';
 import { PublicController } from './feedback/public.controller.js';
+import { HelpCenterFeedbackController } from './help-center/help-center-feedback.controller.js';
+import { HelpCenterFilesController } from './help-center/help-center-files.controller.js';
+import { HelpCenterPagesController } from './help-center/help-center-pages.controller.js';
 import { TasksController } from './tasks/tasks.controller.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 
@@ -66,6 +69,11 @@ export class ApiModule implements NestModule {
         FeedbackController,
         HelpCenterUsersController,
         PublicController,
+        // The public help center at the root, after every API route: its language-prefixed paths (`/:lang/…`) pass
+        // any first segment that is not a language code (`/v1/…`) on to the routes above and the JSON 404.
+        HelpCenterFilesController,
+        HelpCenterFeedbackController,
+        HelpCenterPagesController,
       ],
       providers: [
         RouteScopesVerifier,

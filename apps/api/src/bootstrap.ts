@@ -7,6 +7,7 @@ import { type AppConfig, createLogger, exitAfterShutdownDeadline, PinoNestLogger
 import { corsDelegate, errorEnvelope, requestIdOfResponse, requestLogging } from '#gateway';
 import { ApiModule, type ApiModuleOptions } from './api.module.js';
 import { userImagesPath } from './user-images/user-images.controller.js';
+import { siteRoutesOutsideApiPrefix } from './help-center/site-routes.js';
 import { setupOpenApi } from './openapi.js';
 
 export interface ApiAppOptions extends ApiModuleOptions {
@@ -26,7 +27,8 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions): P
   app.set('etag', false);
   app.use(requestLogging(logger));
   app.enableCors(corsDelegate(config.http.corsOrigins));
-  app.setGlobalPrefix('v1', { exclude: ['healthz', 'readyz', `${userImagesPath(config.http.staticUrl)}/:name`] });
+  // The public help center's pages are served at the root (apps/api/src/help-center).
+  app.setGlobalPrefix('v1', { exclude: ['healthz', 'readyz', `${userImagesPath(config.http.staticUrl)}/:name`, ...siteRoutesOutsideApiPrefix()] });
   app.enableShutdownHooks();
   exitAfterShutdownDeadline(20_000, (message) => logger.warn(message));
   setupOpenApi(app, config);

@@ -15,6 +15,10 @@ export const MAX_JSON_DEPTH = 256;
 
 const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: true, type: ['application/json', 'application/*+json'] });
 
+function isFormBody(request: Request): boolean {
+  return /^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers['content-type'] ?? '');
+}
+
 function hasBody(request: Request): boolean {
   const length = request.headers['content-length'];
   if (length !== undefined) return length !== '0';
@@ -69,8 +73,13 @@ export class JsonBodyMiddleware implements NestMiddleware {
     // Authentication comes first: a request without a valid key is answered 401 before its body is read, so a
     // client without a key cannot make the server read (or validate) up to 10 MiB. The public routes (the only
     // ones under /v1/public/) take bodies without a key.
-    // Outside /v1 nothing takes a body (an unknown path stays a 404).
+    // Outside /v1 nothing takes a body (an unknown path stays a 404) but the public help center's HTML forms: their
+    // small urlencoded body is left to the route, which reads it with its own size limit and answers with pages.
     const path = requestPath(request);
+    if (!path.startsWith(API_PREFIX) && isFormBody(request)) {
+      next();
+      return;
+    }
     if (!path.startsWith(API_PREFIX) || isPublicPath(path)) {
       this.parse(request, response, next);
       return;

@@ -1,0 +1,71 @@
+import { Controller, Get, Next, Param, Req, Res, UseFilters } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { NextFunction, Request, Response } from 'express';
+import { HttpConfig } from '#core';
+import { Public } from '#gateway';
+import { GetHelpCenterFeedUseCase, GetHelpCenterSitemapUseCase } from '#content';
+import { atomFeed, lastModifiedOf, robotsTxt, sitemapXml } from './feeds.js';
+import { HelpCenterErrorFilter } from './help-center-error.filter.js';
+import { isSiteLanguage } from './help-center-pages.controller.js';
+import { ASSET_CACHE_CONTROL, contentSecurityPolicy, ERROR_CACHE_CONTROL, sendPage } from './page-response.js';
+import { siteAsset } from './site-assets.js';
+import { SITE_PATHS } from './site-routes.js';
+
+/**
+ * What the help center serves besides its pages: sitemap.xml, robots.txt, the Atom feed of recently published
+ * articles (per language) and its own stylesheets and script under hashed, immutable names.
+ */
+@ApiExcludeController()
+@Public()
+@UseFilters(HelpCenterErrorFilter)
+@Controller()
+export class HelpCenterFilesController {
+  private readonly csp: string;
+  private readonly robots: string;
+
+  constructor(
+    private readonly sitemap: GetHelpCenterSitemapUseCase,
+    private readonly feed: GetHelpCenterFeedUseCase,
+    private readonly http: HttpConfig,
+  ) {
+    this.csp = contentSecurityPolicy(http.staticUrl);
+    this.robots = robotsTxt(http.publicUrl);
+  }
+
+  @Get(SITE_PATHS.sitemap)
+  async sitemapXml(@Req() request: Request, @Res() response: Response): Promise<void> {
+    const sitemap = await this.sitemap.execute();
+    sendPage(request, response, { body: sitemapXml(sitemap, this.http.publicUrl), contentType: 'application/xml; charset=utf-8', lastModified: lastModifiedOf(sitemap), csp: this.csp });
+  }
+
+  @Get(SITE_PATHS.robots)
+  robotsTxt(@Req() request: Request, @Res() response: Response): void {
+    sendPage(request, response, { body: this.robots, contentType: 'text/plain; charset=utf-8', lastModified: null, csp: this.csp });
+  }
+
+  @Get(SITE_PATHS.feed)
+  async atomFeed(@Param('lang') lang: string | undefined, @Req() request: Request, @Res() response: Response, @Next() next: NextFunction): Promise<void> {
+    if (!isSiteLanguage(lang)) return next();
+    const feed = await this.feed.execute(lang);
+    sendPage(request, response, { body: atomFeed(feed, this.http.publicUrl), contentType: 'application/atom+xml; charset=utf-8', lastModified: feed.lastModified, csp: this.csp });
+  }
+
+  /** `/assets/<name>.<hash>.css|js`: the name changes with the content, so it is cached for a year and never revalidated. */
+  @Get(SITE_PATHS.asset)
+  asset(@Param('name') name: string, @Req() request: Request, @Res() response: Response): void {
+    response.setHeader('X-Content-Type-Options', 'nosniff');
+    const asset = siteAsset(name);
+    if (asset === null) {
+      response.setHeader('Cache-Control', ERROR_CACHE_CONTROL);
+      response.status(404).type('text/plain; charset=utf-8').send('Not found\n');
+      return;
+    }
+    response.setHeader('Cache-Control', ASSET_CACHE_CONTROL);
+    response.setHeader('ETag', asset.etag);
+    if (request.headers['if-none-match'] !== undefined && request.headers['if-none-match'].includes(asset.etag)) {
+      response.status(304).end();
+      return;
+    }
+    response.status(200).type(asset.contentType).send(asset.body);
+  }
+}

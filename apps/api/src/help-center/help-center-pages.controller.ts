@@ -1,0 +1,152 @@
+import { Controller, Get, Next, Param, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { NextFunction, Request, Response } from 'express';
+import { HttpConfig } from '#core';
+import { Public } from '#gateway';
+import {
+  GetHelpCenterArticleUseCase,
+  GetHelpCenterCollectionUseCase,
+  GetHelpCenterHomeUseCase,
+  GetHelpCenterSectionUseCase,
+  SearchHelpCenterUseCase,
+  type SiteBranding,
+  type SiteLocale,
+} from '#content';
+import { HelpCenterErrorFilter } from './help-center-error.filter.js';
+import { contentSecurityPolicy, PAGE_CACHE_CONTROL, sendErrorPage, sendPage, setPageSecurityHeaders } from './page-response.js';
+import { isLanguageSegment, SITE_PATHS } from './site-routes.js';
+import { pageContext, type PageContext } from './views/page-context.js';
+import { renderPage } from './views/pages.js';
+
+const HTML = 'text/html; charset=utf-8';
+
+/** The first value of a query parameter as text (a repeated one, `?q=a&q=b`, counts once). */
+function queryText(value: unknown): string {
+  if (Array.isArray(value)) return queryText(value[0]);
+  return typeof value === 'string' ? value : '';
+}
+
+/** `?page=` as a whole number from 1; anything else is page 1 (a crawler's odd link is not an error page). */
+function pageNumber(value: unknown): number {
+  const text = queryText(value);
+  return /^[1-9][0-9]{0,5}$/.test(text) ? Number(text) : 1;
+}
+
+/**
+ * The public help center's pages, at the root and under each other enabled language's prefix, without a key. Each
+ * route reads its parameters, calls one use case and renders its result; a first segment that cannot be a language
+ * (`/v1/…`) is passed on to the API's routes.
+ */
+@ApiExcludeController()
+@Public()
+@UseFilters(HelpCenterErrorFilter)
+@Controller()
+export class HelpCenterPagesController {
+  private readonly csp: string;
+
+  constructor(
+    private readonly homePage: GetHelpCenterHomeUseCase,
+    private readonly sectionPage: GetHelpCenterSectionUseCase,
+    private readonly collectionPage: GetHelpCenterCollectionUseCase,
+    private readonly articlePage: GetHelpCenterArticleUseCase,
+    private readonly searchPage: SearchHelpCenterUseCase,
+    private readonly http: HttpConfig,
+  ) {
+    this.csp = contentSecurityPolicy(http.staticUrl);
+  }
+
+  @Get(SITE_PATHS.home)
+  async home(@Param('lang') lang: string | undefined, @Req() request: Request, @Res() response: Response, @Next() next: NextFunction): Promise<void> {
+    if (!isSiteLanguage(lang)) return next();
+    const page = await this.homePage.execute(lang);
+    this.send(request, response, page.lastModified, renderPage.home(this.context(page), page));
+  }
+
+  @Get(SITE_PATHS.section)
+  async section(
+    @Param('lang') lang: string | undefined,
+    @Param('sectionId') sectionId: string,
+    @Req() request: Request,
+    @Res() response: Response,
+    @Next() next: NextFunction,
+  ): Promise<void> {
+    if (!isSiteLanguage(lang)) return next();
+    const page = await this.sectionPage.execute(sectionId, lang);
+    this.send(request, response, page.lastModified, renderPage.section(this.context(page), page));
+  }
+
+  @Get(SITE_PATHS.collection)
+  async collection(
+    @Param('lang') lang: string | undefined,
+    @Param('shortId') shortId: string,
+    @Req() request: Request,
+    @Res() response: Response,
+    @Next() next: NextFunction,
+  ): Promise<void> {
+    if (!isSiteLanguage(lang)) return next();
+    const page = await this.collectionPage.execute(shortId, lang);
+    this.send(request, response, page.lastModified, renderPage.collection(this.context(page), page));
+  }
+
+  /** The live article; a slug it had before answers 301 to the current one; drafts, trashed and unknown slugs 404. */
+  @Get(SITE_PATHS.article)
+  async article(
+    @Param('lang') lang: string | undefined,
+    @Param('slug') slug: string,
+    @Query('feedback') feedback: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+    @Next() next: NextFunction,
+  ): Promise<void> {
+    if (!isSiteLanguage(lang)) return next();
+    const result = await this.articlePage.execute(slug, lang);
+    switch (result.kind) {
+      case 'page': {
+        const { page } = result;
+        this.send(request, response, page.lastModified, renderPage.article(this.context(page), page, { feedbackSent: queryText(feedback) === 'sent' }));
+        return;
+      }
+      case 'moved': {
+        // Revalidated like a page: should the old slug go to another article later, browsers and CDNs ask again.
+        setPageSecurityHeaders(response, this.csp);
+        response.setHeader('Cache-Control', PAGE_CACHE_CONTROL);
+        response.redirect(301, `${this.basePath()}${lang === undefined ? '' : `/${lang}`}/articles/${encodeURIComponent(result.slug)}`);
+        return;
+      }
+      case 'not_found':
+        sendErrorPage(response, 404, renderPage.error(this.context(result), 'not_found'), this.csp);
+        return;
+    }
+  }
+
+  @Get(SITE_PATHS.search)
+  async search(
+    @Param('lang') lang: string | undefined,
+    @Query('q') q: unknown,
+    @Query('page') page: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+    @Next() next: NextFunction,
+  ): Promise<void> {
+    if (!isSiteLanguage(lang)) return next();
+    const results = await this.searchPage.execute({ query: queryText(q), language: lang, page: pageNumber(page) });
+    this.send(request, response, results.lastModified, renderPage.search(this.context(results), results));
+  }
+
+  private context(page: { branding: SiteBranding; locale: SiteLocale }): PageContext {
+    return pageContext(page.branding, page.locale, this.http.publicUrl);
+  }
+
+  private basePath(): string {
+    return new URL(this.http.publicUrl).pathname.replace(/\/+$/, '');
+  }
+
+  private send(request: Request, response: Response, lastModified: Date, body: string): void {
+    sendPage(request, response, { body, contentType: HTML, lastModified, csp: this.csp });
+  }
+}
+
+/** No prefix (the default language) or one shaped like a language code; the use case says whether it is enabled. */
+export function isSiteLanguage(lang: string | undefined): lang is string | undefined {
+  return lang === undefined || isLanguageSegment(lang);
+}
