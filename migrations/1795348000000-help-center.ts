@@ -33,7 +33,7 @@ export class HelpCenter1795348000000 implements MigrationInterface {
     await db.query(`CREATE INDEX articles_live_collection_idx ON articles (collection_id, published_at DESC, id DESC) WHERE status = 'published'`);
     await db.query(`CREATE INDEX articles_live_section_idx ON articles (section_id, published_at DESC, id DESC) WHERE status = 'published'`);
     await db.query('CREATE INDEX articles_changed_idx ON articles (updated_at)');
-    await db.query('CREATE INDEX article_translations_live_idx ON article_translations (locale, published_at DESC) WHERE published_at IS NOT NULL');
+    await db.query('CREATE INDEX article_translations_live_idx ON article_translations (locale, published_at DESC, article_id DESC) WHERE published_at IS NOT NULL');
     await db.query('CREATE INDEX article_translations_published_idx ON article_translations (published_at) WHERE published_at IS NOT NULL');
     await db.query('CREATE INDEX sections_changed_idx ON sections (updated_at)');
     await db.query('CREATE INDEX section_translations_changed_idx ON section_translations (updated_at)');

@@ -331,9 +331,10 @@ export class SqlHelpCenterReadRepository extends HelpCenterReadRepository {
     return this.read<ArticleLinkRow>(
       'translated_feed',
       `WITH ${langCte('$1')}
-       SELECT ${linkColumns()} FROM lang JOIN article_translations t ON t.locale = lang.tl AND t.published_at IS NOT NULL
+       SELECT ${linkColumns()} FROM article_translations t CROSS JOIN lang
          JOIN articles a ON a.id = t.article_id AND a.status = 'published' JOIN article_revisions r ON r.id = a.live_revision_id
-       ORDER BY t.published_at DESC, a.id DESC LIMIT $2`,
+       WHERE t.locale = $1 AND t.locale = lang.tl AND t.published_at IS NOT NULL
+       ORDER BY t.published_at DESC, t.article_id DESC LIMIT $2`,
       [language, limit],
     );
   }
