@@ -15,6 +15,7 @@ import {
   GetHelpCenterShellUseCase,
   GetHelpCenterSitemapUseCase,
   PublishArticleTranslationUseCase,
+  PublishArticleUseCase,
   PutArticleTranslationUseCase,
   PutCollectionTranslationUseCase,
   PutSectionTranslationUseCase,
@@ -239,6 +240,27 @@ describe('help center use cases (real PostgreSQL)', () => {
       expect(pay.availableLanguages).toEqual(['en']);
     });
 
+    it('shows what is live now: a saved draft changes nothing until it is published; a translation published again shows its new text', async () => {
+      const id = await article('republished', { title: 'Republished', markdown: '## First\n\nVersion one.' });
+      expect((await page(slugs['republished']!)).article.html).toContain('Version one.');
+      await use(UpdateArticleUseCase).execute(id, { title: 'Republished (draft)', markdown: '## Second\n\nVersion two.' }, publisher);
+      const unchanged = await page(slugs['republished']!);
+      expect(unchanged.article).toMatchObject({ title: 'Republished' });
+      expect(unchanged.toc).toEqual([{ id: 'first', text: 'First', level: 2 }]);
+      await use(PublishArticleUseCase).execute(id, publisher.keyId);
+      const republished = await page(slugs['republished']!);
+      expect(republished.article.title).toBe('Republished (draft)');
+      expect(republished.article.html).toBe('<h2 id="second">Second</h2><p>Version two.</p>');
+
+      await use(PutArticleTranslationUseCase).execute(id, 'fr', { title: 'Republié', markdown: 'Un.' });
+      await use(PublishArticleTranslationUseCase).execute(id, 'fr');
+      expect((await page(slugs['republished']!, 'fr')).article.html).toBe('<p>Un.</p>');
+      await use(PutArticleTranslationUseCase).execute(id, 'fr', { title: 'Republié', markdown: 'Deux.' });
+      expect((await page(slugs['republished']!, 'fr')).article.html).toBe('<p>Un.</p>');
+      await use(PublishArticleTranslationUseCase).execute(id, 'fr');
+      expect((await page(slugs['republished']!, 'fr')).article.html).toBe('<p>Deux.</p>');
+    });
+
     it('drafts, unpublished and trashed articles and unknown slugs are not found', async () => {
       for (const slug of [slugs['draft']!, slugs['unpublished']!, slugs['trashed']!, slugs['generalDraft']!, 'no-such-article']) {
         const result = await use(GetHelpCenterArticleUseCase).execute(slug);
@@ -342,7 +364,7 @@ describe('help center use cases (real PostgreSQL)', () => {
       expect(times).toEqual([...times].sort((a, b) => b - a));
       expect(en.articles.map((a) => a.id)).not.toContain(ids['draft']);
       const fr = await use(GetHelpCenterFeedUseCase).execute('fr');
-      expect(fr.articles.map((a) => a.id)).toEqual([ids['install']]);
+      expect(fr.articles.map((a) => a.id)).toEqual([ids['republished'], ids['install']]);
       expect(fr.articles[0]).toMatchObject({ language: 'fr', fallback: false });
       expect((await use(GetHelpCenterFeedUseCase).execute('de')).articles).toEqual([]);
     });
