@@ -1,0 +1,52 @@
+import { describe, expect, it } from '@jest/globals';
+import type { Feed, Sitemap } from '#content';
+import { atomFeed, robotsTxt, sitemapXml, xmlText } from './feeds.js';
+
+const DATE = new Date('2026-11-20T10:30:00.000Z');
+const LOCALE = { requested: 'en', defaultLanguage: 'en', languages: ['en', 'fr'] };
+const HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(1)> & \u0001\u0008 ]]>';
+
+describe('sitemap, feed and robots', () => {
+  it('escapes XML text and leaves out what XML 1.0 cannot carry', () => {
+    expect(xmlText(HOSTILE)).toBe('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(1)&gt; &amp;  ]]&gt;');
+    expect(xmlText('a\ud800b 😀')).toBe('ab 😀');
+  });
+
+  it('sitemap: each language of each live article with lastmod and its alternates, collections, the home pages', () => {
+    const sitemap: Sitemap = {
+      locale: LOCALE,
+      articles: [
+        { slug: 'both', lastModified: DATE, languages: ['en', 'fr'] },
+        { slug: 'english-only', lastModified: DATE, languages: ['en'] },
+      ],
+      collections: [{ shortId: 'billing', lastModified: DATE }],
+    };
+    const xml = sitemapXml(sitemap, 'https://help.example.com');
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">')).toBe(true);
+    const alternates =
+      '<xhtml:link rel="alternate" hreflang="en" href="https://help.example.com/articles/both"/><xhtml:link rel="alternate" hreflang="fr" href="https://help.example.com/fr/articles/both"/><xhtml:link rel="alternate" hreflang="x-default" href="https://help.example.com/articles/both"/>';
+    expect(xml).toContain(`<url><loc>https://help.example.com/articles/both</loc><lastmod>2026-11-20T10:30:00.000Z</lastmod>${alternates}</url>`);
+    expect(xml).toContain(`<url><loc>https://help.example.com/fr/articles/both</loc><lastmod>2026-11-20T10:30:00.000Z</lastmod>${alternates}</url>`);
+    expect(xml).toContain('<url><loc>https://help.example.com/articles/english-only</loc><lastmod>2026-11-20T10:30:00.000Z</lastmod></url>');
+    expect(xml).not.toContain('/fr/articles/english-only');
+    expect(xml).toContain('<loc>https://help.example.com/fr/collections/billing</loc>');
+    expect(xml).toContain('<loc>https://help.example.com/fr/</loc>');
+  });
+
+  it('feed: Atom with self link, entries newest first, hostile titles escaped', () => {
+    const article = { id: 'art_1', slug: 'hostile', title: HOSTILE, summary: HOSTILE, language: 'en', fallback: false, updatedAt: DATE, publishedAt: DATE };
+    const feed: Feed = { branding: { name: `Acme ${HOSTILE}`, logoUrl: null, accentColor: null, footerLinks: [] }, locale: { ...LOCALE, requested: 'fr' }, lastModified: DATE, articles: [{ ...article, fallback: true }] };
+    const xml = atomFeed(feed, 'https://help.example.com');
+    expect(xml).toContain('<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="fr">');
+    expect(xml).toContain('<link rel="self" type="application/atom+xml" href="https://help.example.com/fr/feed.xml"/>');
+    expect(xml).toContain('<entry xml:lang="en"><title>&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(1)&gt; &amp;  ]]&gt;</title>');
+    expect(xml).toContain('<link rel="alternate" type="text/html" hreflang="en" href="https://help.example.com/articles/hostile"/>');
+    expect(xml).not.toMatch(/<script|<img|[\u0001\u0008]/);
+  });
+
+  it('robots.txt points at the sitemap, keeps search results and the API out', () => {
+    expect(robotsTxt('https://help.example.com/help/')).toBe(
+      'User-agent: *\nAllow: /help/\nDisallow: /help/search\nDisallow: /help/*/search\nDisallow: /help/v1/\n\nSitemap: https://help.example.com/help/sitemap.xml\n',
+    );
+  });
+});
