@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Page, type Request } from 'playwright-core';
 
 /**
  * Browser tests drive Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it when missing) through
@@ -36,6 +36,11 @@ export interface BrowserOptions {
   /** false: a reader without JavaScript (the page's script never runs). Default true. */
   readonly javaScriptEnabled?: boolean;
   readonly viewport?: { readonly width: number; readonly height: number };
+  /**
+   * Origins that are the service under test by another name (`{ 'http://help.test': t.url }`: the test app's
+   * PUBLIC_URL, which stored image URLs carry): the browser's requests to them are answered by the real server.
+   */
+  readonly aliases?: Readonly<Record<string, string>>;
 }
 
 /** What a page did that a test may want to refuse: script errors, console errors (CSP reports among them), requests. */
@@ -43,6 +48,8 @@ export interface PageLog {
   readonly errors: string[];
   readonly console: string[];
   readonly requests: string[];
+  /** Subresources (stylesheets, scripts, images, fetches) that failed or answered 4xx/5xx: `<status> <url>`. */
+  readonly failed: string[];
 }
 
 export interface TestBrowser {
@@ -78,6 +85,14 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<TestB
     rmSync(userDataDir, { recursive: true, force: true });
     throw error;
   }
+  for (const [alias, real] of Object.entries(options.aliases ?? {})) {
+    const from = new URL(alias).origin;
+    const to = new URL(real).origin;
+    await context.route(`${from}/**`, async (route) => {
+      const response = await route.fetch({ url: to + route.request().url().slice(from.length) });
+      await route.fulfill({ response });
+    });
+  }
   // A missing element fails in seconds, not in Jest's minute.
   context.setDefaultTimeout(Number(process.env.BROWSER_TIMEOUT_MS ?? 10_000));
   const logs = new WeakMap<Page, PageLog>();
@@ -87,12 +102,19 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<TestB
     context,
     async newPage() {
       const page = await context.newPage();
-      const log: PageLog = { errors: [], console: [], requests: [] };
+      const log: PageLog = { errors: [], console: [], requests: [], failed: [] };
       page.on('pageerror', (error) => log.errors.push(error.message));
       page.on('console', (message) => {
         if (message.type() === 'error') log.console.push(message.text());
       });
       page.on('request', (request) => log.requests.push(request.url()));
+      const subresource = (request: Request) => !(request.isNavigationRequest() && request.frame() === page.mainFrame());
+      page.on('response', (response) => {
+        if (response.status() >= 400 && subresource(response.request())) log.failed.push(`${response.status()} ${response.url()}`);
+      });
+      page.on('requestfailed', (request) => {
+        if (subresource(request)) log.failed.push(`${request.failure()?.errorText ?? 'failed'} ${request.url()}`);
+      });
       logs.set(page, log);
       return page;
     },
@@ -111,9 +133,18 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<TestB
   };
 }
 
-/** Requests of the page that left `origin` (data: URLs aside): the pages make no third-party requests. */
-export function foreignRequests(log: PageLog, origin: string): string[] {
-  return log.requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== new URL(origin).origin);
+/** Requests of the page to none of `origins` (data: URLs aside): the pages make no third-party requests. */
+export function foreignRequests(log: PageLog, ...origins: string[]): string[] {
+  const own = new Set(origins.map((origin) => new URL(origin).origin));
+  return log.requests.filter((url) => !url.startsWith('data:') && !own.has(new URL(url).origin));
+}
+
+/**
+ * Console errors other than Chromium's report of the document's own status (a 404 page logs "Failed to load
+ * resource: … 404" for itself).
+ */
+export function consoleErrors(log: PageLog, documentStatus = 200): string[] {
+  return log.console.filter((text) => documentStatus < 400 || !text.startsWith(`Failed to load resource: the server responded with a status of ${documentStatus} `));
 }
 
 /**
