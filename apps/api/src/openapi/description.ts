@@ -86,6 +86,15 @@ export function apiDescription(publicUrl: string): string {
   return `
 HTTP JSON API of the help center: articles, collections, sections, translations, search, AI tasks, feedback and webhooks.
 
+## Public help center
+
+The same service serves the help center readers use at \`${publicUrl}/\`: server-rendered HTML pages of live content only
+(home, sections, collections, search, \`sitemap.xml\`, \`robots.txt\`, an Atom \`feed.xml\`, and each article at its
+\`url\`, \`${publicUrl}/articles/{slug}\`), without a key, in every enabled language (the default one unprefixed, others
+under their code: \`/fr/articles/{slug}\`), with the helpdesk's branding (\`logoUrl\`, \`accentColor\`, \`footerLinks\` of
+\`PATCH /v1/helpdesk\`). Its pages are not operations of this document. Their feedback form posts to
+\`POST /v1/public/articles/{id}/feedback\` (without JavaScript, to \`/articles/{slug}/feedback\`) under the same per-IP budget.
+
 ## Authentication
 
 Every \`/v1\` request (except \`/v1/public/…\`) carries \`Authorization: Bearer hck_…\`. Each operation lists the scope it
