@@ -126,7 +126,7 @@ describe('the public help center over HTTP', () => {
       expect(en).toContain('<a href="/articles/download-an-invoice">Download an invoice</a>');
       const fr = (await html('/fr/').expect(200)).text;
       expect(fr).toContain(`<a href="/fr/collections/${f.billingShortId}">Facturation et paiements</a>`);
-      expect(fr).toContain('Comment pouvons-nous vous aider ?');
+      expect(fr).toContain('Comment pouvons-nous vous aider\u202f?');
       // Not translated: the English title, marked as English inside the French page.
       expect(fr).toContain('<a href="/fr/articles/download-an-invoice" lang="en">Download an invoice</a>');
     });
@@ -163,7 +163,7 @@ describe('the public help center over HTTP', () => {
     it('article without a French translation: the English text, said so, lang="en" on it, canonical to the English page', async () => {
       const fr = (await html(`/fr/articles/${f.invoice.slug}`).expect(200)).text;
       expect(fr).toContain('<html lang="fr" dir="ltr">');
-      expect(fr).toContain('<p class="notice" role="note">Cet article n’est pas encore disponible en Français ; il est affiché en English.</p>');
+      expect(fr).toContain('<p class="notice" role="note">Cet article n’est pas encore disponible en Français\u202f; il est affiché en English.</p>');
       expect(fr).toContain('<article id="article" lang="en"><h1>Download an invoice</h1>');
       expect(fr).toContain('<link rel="canonical" href="http://help.test/articles/download-an-invoice"/>');
     });
@@ -177,7 +177,7 @@ describe('the public help center over HTTP', () => {
       const none = (await html('/search?q=zebra%20quasar').expect(200)).text;
       expect(none).toContain('No articles match “zebra quasar”.');
       expect(none).toContain('<a href="/">Browse all topics</a>');
-      expect((await html('/fr/search?q=zebra').expect(200)).text).toContain('Aucun article ne correspond à « zebra ».');
+      expect((await html('/fr/search?q=zebra').expect(200)).text).toContain('Aucun article ne correspond à «\u202fzebra\u202f».');
       expect((await html('/search').expect(200)).text).toContain('Type a few words in the search box');
       // Odd parameters are not errors: unknown ones are ignored, a bad page number is page 1.
       expect((await html('/search?q=invoice&page=abc&utm_source=mail').expect(200)).text).toContain('Download an invoice');

@@ -29,8 +29,8 @@ img{max-width:100%;height:auto}
 .brand span{overflow-wrap:anywhere}
 .languages ul{display:flex;flex-wrap:wrap;gap:.25rem .9rem;margin:0;padding:0;list-style:none}
 .languages a[aria-current]{font-weight:700;text-decoration:none}
-.search-form{display:flex;gap:.5rem;padding-bottom:1rem}
-.search-form label{flex:1;min-width:0;display:flex}
+.search-form{display:flex;flex-wrap:wrap;gap:.5rem;padding-bottom:1rem}
+.search-form label{flex:1 1 12rem;min-width:0;display:flex}
 .search-form input{flex:1;min-width:0;font:inherit;padding:.55rem .75rem;border:2px solid #5b6270;border-radius:var(--radius);background:#fff;color:var(--text)}
 .search-form input:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .site-header .search-form input:focus-visible{outline-color:var(--on-accent)}
@@ -106,7 +106,7 @@ main:focus{outline:none}
 .site-footer{border-top:1px solid var(--line);background:var(--surface);padding:1.5rem 0;font-size:.95rem}
 .site-footer ul{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;margin:0;padding:0;list-style:none}
 .site-footer p{margin:.75rem 0 0;color:var(--muted)}
-@media (max-width:30rem){.search-form{flex-wrap:wrap}.search-form button{flex:1 0 auto}.pager .next{margin-left:0;text-align:left}}
+@media (max-width:30rem){.pager .next{margin-left:0;text-align:left}}
 @media (prefers-reduced-motion:no-preference){html{scroll-behavior:smooth}}
 @media print{.site-header,.site-footer,.feedback,.skip-link,.toc{display:none}}
 `;

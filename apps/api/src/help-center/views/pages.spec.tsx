@@ -145,7 +145,7 @@ describe('help center views', () => {
       const html = render(sampleHome({ locale: sampleLocale('fr') }), renderPage.home);
       expect(html).toContain('<html lang="fr" dir="ltr">');
       expect(html).toContain('Aller au contenu');
-      expect(html).toContain('<h1>Comment pouvons-nous vous aider ?</h1>');
+      expect(html).toContain('<h1>Comment pouvons-nous vous aider\u202f?</h1>');
       expect(html).toContain('<a href="/fr/collections/billing">Billing</a>');
       expect(html).toContain('<a href="/fr/" hreflang="fr" lang="fr" aria-current="true">Français</a>');
       expect(html).toContain('<a href="/" hreflang="en" lang="en">English</a>');
@@ -329,7 +329,7 @@ describe('help center views', () => {
       const page = sampleArticlePage({ locale: sampleLocale('fr'), article: { fallback: true, language: 'en' }, availableLanguages: ['en'] });
       const html = article(page);
       expect(html).toContain('<html lang="fr" dir="ltr">');
-      expect(html).toContain('<p class="notice" role="note">Cet article n’est pas encore disponible en Français ; il est affiché en English.</p>');
+      expect(html).toContain('<p class="notice" role="note">Cet article n’est pas encore disponible en Français\u202f; il est affiché en English.</p>');
       expect(html).toContain('<article id="article" lang="en"><h1>Download an invoice</h1><p class="meta" lang="fr">Dernière mise à jour');
       expect(html).toContain('<nav id="toc" class="toc" aria-label="Sommaire" lang="fr"><h2>Sommaire</h2><ol><li class="level-2" lang="en">');
       expect(html).toContain('<link rel="canonical" href="https://help.example.com/articles/download-an-invoice"/>');
