@@ -55,7 +55,7 @@ function sampleCollectionPage(changes: Partial<CollectionPage> = {}): Collection
   };
 }
 
-function sampleArticlePage(changes: Partial<ArticlePage> & { article?: Partial<ArticlePage['article']> } = {}): ArticlePage {
+function sampleArticlePage(changes: Omit<Partial<ArticlePage>, 'article'> & { article?: Partial<ArticlePage['article']> } = {}): ArticlePage {
   const { article, ...rest } = changes;
   return {
     branding: sampleBranding(),
