@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,6 +67,9 @@ export interface TestBrowser {
  * that needs another setting (JavaScript off) launches another.
  */
 export async function launchBrowser(options: BrowserOptions = {}): Promise<TestBrowser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Browser tests need Chromium at ${CHROMIUM_PATH}: apt-get install chromium (.ci/run installs it), or set CHROMIUM_PATH`);
+  }
   const userDataDir = mkdtempSync(join(tmpdir(), 'hc-chromium-'));
   let context: BrowserContext;
   try {
