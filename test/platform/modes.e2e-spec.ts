@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { ListApiKeysUseCase } from '#gateway';
+import { TransactionHost } from '#core';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { TEST_REDIS_URL } from '../support/env.js';
 import { polling } from '../support/eventually.js';
@@ -146,6 +147,13 @@ describe.each(MODES)('core flow: $mode', (mode) => {
     expect(found.body.results.map((r: { id: string }) => r.id)).toEqual([id]);
     const markdown = await app.http.get(`/v1/articles/${id}?format=markdown`).set(bearer(admin)).expect(200);
     expect(markdown.body.contentMarkdown).toContain('security');
+  });
+
+  it("runs every pool session with the service's settings: JIT off, the statement timeout", async () => {
+    const sessions = await Promise.all(
+      Array.from({ length: 4 }, () => app.app.get(TransactionHost).query<{ jit: string; timeout: string }>("SELECT current_setting('jit') AS jit, current_setting('statement_timeout') AS timeout")),
+    );
+    for (const [row] of sessions) expect(row).toEqual({ jit: 'off', timeout: '30s' });
   });
 
   it('is ready', async () => {

@@ -66,6 +66,10 @@ export class Database {
       connectionTimeoutMillis: config.database.connectTimeoutMs,
       keepAlive: true,
       application_name: APPLICATION_NAME,
+      // No JIT: every statement here is a short OLTP read or write, and PostgreSQL's JIT (on by default where the
+      // server is built with LLVM) compiled the help center's article statement on every execution, 60-80 ms of a
+      // sub-millisecond query, because its per-row subqueries are costed above jit_above_cost.
+      options: '-c jit=off',
     };
     const connection =
       'connectionString' in client && client.connectionString
