@@ -21,9 +21,14 @@ describe('help center summaries', () => {
       ),
     );
     expect(markdownWords(markdown)).toBe(
-      'Reset your password Open the sign-in page and choose Forgot password. Links expire after 24 hours! Check your email Follow the link. ' +
-        'one two first quoted *literally* a b 1 2 A cat snake_case and 5 < 6 & "quotes"',
+      'Reset your password. Open the sign-in page and choose Forgot password. Links expire after 24 hours! Check your email. Follow the link. ' +
+        'one two. first. quoted *literally*. a b. 1 2. A cat. snake_case and 5 < 6 & "quotes"',
     );
+  });
+
+  it('end a heading or a block with a full stop, so it does not run into the next sentence', () => {
+    const markdown = toMarkdown(parseMarkdown('Every invoice is in Billing.\n\n## Older invoices\n\nInvoices are kept for seven years'));
+    expect(markdownWords(markdown)).toBe('Every invoice is in Billing. Older invoices. Invoices are kept for seven years');
   });
 
   it('cut long text between words at about 200 characters', () => {

@@ -6,8 +6,10 @@ const SUMMARY_CHARS = 200;
  * and image alt texts kept, escapes undone. Plain text: the pages escape it like any other.
  */
 export function markdownWords(markdown: string): string {
-  return markdown
-    .replace(/^ {0,3}:{3,} *(?:step|card)\{[^\n]*?\btitle="((?:[^"\\\n]|\\.)*)"[^\n]*$/gm, '$1')
+  const words = markdown
+    // A heading or a step/card title is a block of its own: it ends a sentence (see joinBlocks).
+    .replace(/^ {0,3}:{3,} *(?:step|card)\{[^\n]*?\btitle="((?:[^"\\\n]|\\.)*)"[^\n]*$/gm, '$1\n')
+    .replace(/^ {0,3}#{1,6} (.*)$/gm, '$1\n')
     .replace(/^ {0,3}(?::{3,}|`{3,}|~{3,}).*$/gm, '')
     .replace(/^ {0,3}\|?(?: *:?-+:? *\|)+ *:?-*:? *$/gm, '')
     .replace(/^(?: *>)* *(?:#{1,6}(?= |$)|[-+*](?= )|\d{1,9}[.)](?= ))?/gm, '')
@@ -16,9 +18,18 @@ export function markdownWords(markdown: string): string {
     .replace(/(?<!\\)(?:\*+|~~|`+)/g, '')
     .replace(/(?<!\\)\|/g, ' ')
     .replace(/\\$/gm, '')
-    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1');
+  return joinBlocks(words);
+}
+
+/** Blocks (separated by a blank line) on one line, a full stop after a block that ends without punctuation. */
+function joinBlocks(text: string): string {
+  return text
+    .split(/\n[ \t]*\n/)
+    .map((block) => block.replace(/\s+/g, ' ').trim())
+    .filter((block) => block.length > 0)
+    .map((block, index, blocks) => (index < blocks.length - 1 && !/[.!?:;…]$/u.test(block) ? `${block}.` : block))
+    .join(' ');
 }
 
 /** At most about 200 characters of plain text on one line, cut between words (with "…"). */
