@@ -109,6 +109,7 @@ describe('the public help center over HTTP', () => {
       const res = await html(path(prefix)).expect(200);
       expect(res.text.startsWith(`<!DOCTYPE html><html lang="${lang}" dir="ltr">`)).toBe(true);
       expectPageHeaders(res);
+      expect(res.headers['content-language']).toBe(lang);
       expect(res.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
       expect(res.headers['etag']).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
       expect(new Date(res.headers['last-modified']!).getTime()).not.toBeNaN();

@@ -59,7 +59,7 @@ export class HelpCenterPagesController {
   async home(@Param('lang') lang: string | undefined, @Req() request: Request, @Res() response: Response, @Next() next: NextFunction): Promise<void> {
     if (!isSiteLanguage(lang)) return next();
     const page = await this.homePage.execute(lang);
-    this.send(request, response, page.lastModified, renderPage.home(this.context(page), page));
+    this.send(request, response, page, renderPage.home(this.context(page), page));
   }
 
   @Get(SITE_PATHS.section)
@@ -72,7 +72,7 @@ export class HelpCenterPagesController {
   ): Promise<void> {
     if (!isSiteLanguage(lang)) return next();
     const page = await this.sectionPage.execute(sectionId, lang);
-    this.send(request, response, page.lastModified, renderPage.section(this.context(page), page));
+    this.send(request, response, page, renderPage.section(this.context(page), page));
   }
 
   @Get(SITE_PATHS.collection)
@@ -85,7 +85,7 @@ export class HelpCenterPagesController {
   ): Promise<void> {
     if (!isSiteLanguage(lang)) return next();
     const page = await this.collectionPage.execute(shortId, lang);
-    this.send(request, response, page.lastModified, renderPage.collection(this.context(page), page));
+    this.send(request, response, page, renderPage.collection(this.context(page), page));
   }
 
   /** The live article; a slug it had before answers 301 to the current one; drafts, trashed and unknown slugs 404. */
@@ -103,7 +103,7 @@ export class HelpCenterPagesController {
     switch (result.kind) {
       case 'page': {
         const { page } = result;
-        this.send(request, response, page.lastModified, renderPage.article(this.context(page), page, { feedbackSent: queryText(feedback) === 'sent' }));
+        this.send(request, response, page, renderPage.article(this.context(page), page, { feedbackSent: queryText(feedback) === 'sent' }));
         return;
       }
       case 'moved': {
@@ -130,7 +130,7 @@ export class HelpCenterPagesController {
   ): Promise<void> {
     if (!isSiteLanguage(lang)) return next();
     const results = await this.searchPage.execute({ query: queryText(q), language: lang, page: pageNumber(page) });
-    this.send(request, response, results.lastModified, renderPage.search(this.context(results), results));
+    this.send(request, response, results, renderPage.search(this.context(results), results));
   }
 
   private context(page: { branding: SiteBranding; locale: SiteLocale }): PageContext {
@@ -141,8 +141,9 @@ export class HelpCenterPagesController {
     return new URL(this.http.publicUrl).pathname.replace(/\/+$/, '');
   }
 
-  private send(request: Request, response: Response, lastModified: Date, body: string): void {
-    sendPage(request, response, { body, contentType: HTML, lastModified, csp: this.csp });
+  private send(request: Request, response: Response, page: { locale: SiteLocale; lastModified: Date }, body: string): void {
+    response.setHeader('Content-Language', page.locale.requested);
+    sendPage(request, response, { body, contentType: HTML, lastModified: page.lastModified, csp: this.csp });
   }
 }
 

@@ -28,6 +28,7 @@ export const SCRIPT_NAME = `help-center.${SCRIPT.hash}.js`;
 
 const THEME_NAME = /^theme-([0-9a-f]{6})\.([0-9A-Za-z]{12})\.css$/;
 const themes = new Map<string, SiteAsset & { readonly hash: string }>();
+const themeNames = new Map<string | null, string>();
 
 function themeAsset(theme: Theme): SiteAsset & { readonly hash: string } {
   let found = themes.get(theme.accent);
@@ -44,8 +45,13 @@ function themeAsset(theme: Theme): SiteAsset & { readonly hash: string } {
  * process can serve it (scale-out) and a page cached with an earlier accent still finds its stylesheet.
  */
 export function themeStylesheetName(accentColor: string | null): string {
-  const theme = themeOf(accentColor);
-  return `theme-${theme.accent.slice(1)}.${themeAsset(theme).hash}.css`;
+  let name = themeNames.get(accentColor);
+  if (name === undefined) {
+    const theme = themeOf(accentColor);
+    name = `theme-${theme.accent.slice(1)}.${themeAsset(theme).hash}.css`;
+    if (themeNames.size < 256) themeNames.set(accentColor, name);
+  }
+  return name;
 }
 
 /** The file served under a name, or null (unknown name, or a hash that is not this content's). */
