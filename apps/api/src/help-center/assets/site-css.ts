@@ -69,6 +69,7 @@ main:focus{outline:none}
 .article-body code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em}
 .article-body table{display:block;overflow-x:auto;border-collapse:collapse;max-width:100%}
 .article-body th,.article-body td{border:1px solid var(--line);padding:.4rem .6rem;text-align:left;vertical-align:top}
+.article-body .align-left{text-align:left}.article-body .align-center{text-align:center}.article-body .align-right{text-align:right}
 .article-body blockquote{margin:1rem 0;padding:.25rem 1rem;border-left:4px solid var(--line);color:var(--muted)}
 .article-body h2,.article-body h3{scroll-margin-top:1rem}
 .callout{margin:1.25rem 0;padding:.75rem 1rem;border:1px solid;border-left-width:5px;border-radius:var(--radius)}
