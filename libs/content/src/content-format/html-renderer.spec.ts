@@ -118,6 +118,17 @@ const hostile: Array<[string, Node, string | RegExp]> = [
   ['directive attribute injection', parseMarkdown(':::callout{variant="info\\" onclick=\\"alert(1)"}\nx\n:::'), '<div class="callout callout-info"><p>x</p></div>'],
 ];
 
+describe('toHtml: alignmentClasses', () => {
+  it('writes aligned cells with classes instead of inline style, for pages whose CSP allows no inline style', () => {
+    const table = parseMarkdown('| a | b | c |\n| :-: | --: | --- |\n| 1 | 2 | 3 |');
+    expect(toHtml(table, { alignmentClasses: true })).toBe(
+      '<table><tbody><tr><th class="align-center">a</th><th class="align-right">b</th><th>c</th></tr>' +
+        '<tr><td class="align-center">1</td><td class="align-right">2</td><td>3</td></tr></tbody></table>',
+    );
+    expect(toHtml(table)).toContain('<th style="text-align: center">a</th>');
+  });
+});
+
 describe('toHtml: hostile input', () => {
   it.each(hostile)('%s', (_name, node, expected) => {
     const html = toHtml(node);

@@ -13,6 +13,12 @@ export interface HtmlOptions {
   headingIds?: boolean;
   /** With `headingIds`: IDs the surrounding page uses, which no heading takes. */
   reservedIds?: readonly string[];
+  /**
+   * Aligned table cells carry `class="align-left|center|right"` instead of `style="text-align: …"`, for pages whose
+   * Content-Security-Policy allows no inline style (the public help center). Off by default: the API's HTML is
+   * unchanged.
+   */
+  alignmentClasses?: boolean;
 }
 
 // A string renderer over the schema's toDOM specs, so the HTML is built from the same description a
@@ -119,6 +125,7 @@ class HtmlRenderer {
   constructor(
     private readonly assetUrl: ((src: string) => string) | undefined,
     private readonly headingIds: HeadingIds | null,
+    private readonly alignmentClasses: boolean,
   ) {}
 
   node(node: Node): string {
@@ -129,6 +136,10 @@ class HtmlRenderer {
     if (node.type === HEADING && this.headingIds) {
       const id = this.headingIds.next(node);
       if (id !== null) return renderSpec(withId(toDOM(node), id), this.children(node));
+    }
+    if (this.alignmentClasses && (node.type === TABLE_CELL || node.type === TABLE_HEADER)) {
+      const spec = ALIGNED_CELLS.get(`${node.type.name}:${String(node.attrs['align'])}`);
+      if (spec) return renderSpec(spec, this.children(node));
     }
     if (node.isLeaf) return renderSpec(toDOM(node), '');
     return renderSpec(toDOM(node), this.children(node));
@@ -177,6 +188,17 @@ class HtmlRenderer {
 
 const IMAGE = contentSchema.nodes.image;
 const HEADING = contentSchema.nodes.heading;
+const TABLE_CELL = contentSchema.nodes.table_cell;
+const TABLE_HEADER = contentSchema.nodes.table_header;
+/** Frozen, so the renderer caches their split like the schema's own specs. */
+const ALIGNED_CELLS = new Map<string, DOMOutputSpec>(
+  (['table_cell', 'table_header'] as const).flatMap((name) =>
+    (['left', 'center', 'right'] as const).map((align) => {
+      const tag = name === 'table_cell' ? 'td' : 'th';
+      return [`${name}:${align}`, Object.freeze([tag, Object.freeze({ class: `align-${align}` }), 0] as const) as DOMOutputSpec] as const;
+    }),
+  ),
+);
 
 /** The spec with an `id` attribute on its outer element (escaped like every attribute when rendered). */
 function withId(spec: DOMOutputSpec, id: string): DOMOutputSpec {
@@ -193,5 +215,5 @@ function sharesMark(node: Node, mark: Mark, depth: number): boolean {
 /** The document as an HTML fragment (no wrapper element). */
 export function toHtml(doc: Node, options: HtmlOptions = {}): string {
   const headingIds = options.headingIds ? new HeadingIds({ reservedIds: options.reservedIds }) : null;
-  return new HtmlRenderer(options.assetUrl, headingIds).children(doc);
+  return new HtmlRenderer(options.assetUrl, headingIds, options.alignmentClasses ?? false).children(doc);
 }

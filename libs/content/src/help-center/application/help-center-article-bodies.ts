@@ -40,7 +40,7 @@ export class HelpCenterArticleBodies {
     if (!stored) return { html: '', toc: [] };
     const doc = contentSchema.nodeFromJSON(stored.json);
     const body: RenderedBody = {
-      html: toHtml(doc, { assetUrl: (src) => this.images.publicUrl(src), headingIds: true, reservedIds: RESERVED_ELEMENT_IDS }),
+      html: toHtml(doc, { assetUrl: (src) => this.images.publicUrl(src), headingIds: true, reservedIds: RESERVED_ELEMENT_IDS, alignmentClasses: true }),
       toc: headingOutline(doc, { reservedIds: RESERVED_ELEMENT_IDS }),
     };
     // A translation published again between the page's read and this one: shown, not kept under the older key.
