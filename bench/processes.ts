@@ -11,10 +11,18 @@ export interface Started {
   stop(): Promise<void>;
 }
 
+/** Every process the bench started and has not seen exit: killed when the bench exits, however it exits. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** Spawns `node <script>` and resolves once its output matches `ready`. */
 export function startProcess(script: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, timeoutMs = 60_000): Promise<Started> {
   const began = performance.now();
   const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
