@@ -32,7 +32,14 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions): P
   app.enableShutdownHooks();
   exitAfterShutdownDeadline(20_000, (message) => logger.warn(message));
   setupOpenApi(app, config);
-  await app.init();
+  try {
+    await app.init();
+  } catch (error) {
+    // A start-up that fails half-way (e.g. a secret sealed with a key this process lacks) still releases what
+    // started before it: the database pool, the embedded server, the in-process queue's periodic jobs.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   // Nest answers unknown paths under /v1 itself; everything else gets the same JSON 404.
   app.use((request: Request, response: Response) => {
     response.status(404).json(errorEnvelope({ error: 'No such route', code: 'not_found' }, requestIdOfResponse(request, response), config.http.publicUrl));
