@@ -1,11 +1,11 @@
 import type { CollectionPage } from '#content';
 import { Layout } from './layout.js';
 import { langOf, type PageContext } from './page-context.js';
-import { alternates, ArticleList, Breadcrumbs, breadcrumbList, CollectionCards, languageLinks } from './parts.js';
+import { alternates, Breadcrumbs, breadcrumbList, Contents, languageLinks } from './parts.js';
 
 /** `/collections/{shortId}`: breadcrumbs, the collection's description, its subcollections and its articles. */
 export function CollectionView({ context, page }: { context: PageContext; page: CollectionPage }) {
-  const { t, urls, branding } = context;
+  const { urls, branding } = context;
   const { collection } = page;
   const languages = languageLinks(context, (language) => urls.collection(collection.shortId, language));
   const path = urls.collection(collection.shortId);
@@ -30,22 +30,7 @@ export function CollectionView({ context, page }: { context: PageContext; page: 
           {collection.description}
         </p>
       ) : null}
-      {page.subcollections.length > 0 ? (
-        <section>
-          <h2 lang={context.uiLang}>{t.collections}</h2>
-          <CollectionCards context={context} collections={page.subcollections} />
-        </section>
-      ) : null}
-      {page.articles.length > 0 ? (
-        <section>
-          <h2 lang={context.uiLang}>{t.articles}</h2>
-          <ArticleList context={context} articles={page.articles} />
-        </section>
-      ) : page.subcollections.length === 0 ? (
-        <p class="empty" lang={context.uiLang}>
-          {t.emptyCollection}
-        </p>
-      ) : null}
+      <Contents context={context} collections={page.subcollections} articles={page.articles} />
     </Layout>
   );
 }

@@ -112,3 +112,37 @@ export function CollectionCards({ context, collections, headingLevel = 3 }: { co
     </ul>
   );
 }
+
+/** What a section or collection holds: its collections, then its articles, or a helpful line when it holds neither. */
+export function Contents({
+  context,
+  collections,
+  articles,
+}: {
+  context: PageContext;
+  collections: ReadonlyArray<CollectionLink | CollectionNode>;
+  articles: readonly ArticleLink[];
+}) {
+  const { t } = context;
+  return (
+    <>
+      {collections.length > 0 ? (
+        <section>
+          <h2 lang={context.uiLang}>{t.collections}</h2>
+          <CollectionCards context={context} collections={collections} />
+        </section>
+      ) : null}
+      {articles.length > 0 ? (
+        <section>
+          <h2 lang={context.uiLang}>{t.articles}</h2>
+          <ArticleList context={context} articles={articles} />
+        </section>
+      ) : null}
+      {collections.length === 0 && articles.length === 0 ? (
+        <p class="empty" lang={context.uiLang}>
+          {t.emptyCollection}
+        </p>
+      ) : null}
+    </>
+  );
+}
