@@ -1,5 +1,7 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { AuditLog } from './audit/audit-log.js';
+import { SqlAuditLog } from './audit/sql-audit-log.js';
 import { Clock, SystemClock } from './clock/clock.js';
 import { type AppConfig, EncryptionConfig, SecretsConfig, StorageConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
@@ -28,7 +30,7 @@ export interface CoreModuleOptions {
 
 const useCases = [CheckReadinessUseCase];
 
-/** Configuration, database, jobs, clock, pagination, object storage, secrets and the event outbox for every app. */
+/** Configuration, database, jobs, clock, pagination, object storage, secrets, the event outbox and the audit log for every app. */
 @Global()
 @Module({})
 export class CoreModule {
@@ -57,9 +59,10 @@ export class CoreModule {
         OutboxNotifications,
         { provide: SecretCipher, inject: [EncryptionConfig], useFactory: (keys: EncryptionConfig) => new SecretCipher(keys) },
         EventOutbox,
+        { provide: AuditLog, useClass: SqlAuditLog },
         ...useCases,
       ],
-      exports: [ConfigModule, DatabaseModule, JobsModule, Clock, Paginator, ObjectStorage, OutboxSignal, OutboxNotifications, SecretCipher, EventOutbox, ...useCases],
+      exports: [ConfigModule, DatabaseModule, JobsModule, Clock, Paginator, ObjectStorage, OutboxSignal, OutboxNotifications, SecretCipher, EventOutbox, AuditLog, ...useCases],
     };
   }
 }

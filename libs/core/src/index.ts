@@ -66,6 +66,8 @@ export { MissingJobProcessorError } from './jobs/job-processor.registry.js';
 export { InlineJobQueue } from './jobs/inline-job-queue.adapter.js';
 
 export { Principal } from './access/principal.js';
+export { type AuditActor, type AuditActorKind, type AuditEntry, type AuditEntryInput, AuditLog, SYSTEM_ACTOR } from './audit/audit-log.js';
+export { SqlAuditLog } from './audit/sql-audit-log.js';
 export { isScope, type Scope, SCOPES } from './access/scope.js';
 
 export { CheckReadinessUseCase } from './health/check-readiness.use-case.js';
