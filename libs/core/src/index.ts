@@ -13,6 +13,7 @@ export {
   RateLimitConfig,
   RedisConfig,
   SecretsConfig,
+  SettingsConfig,
   StorageConfig,
   WebhookConfig,
   WEBHOOK_NETWORK_SETTINGS,

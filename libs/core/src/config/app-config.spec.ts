@@ -65,6 +65,7 @@ describe('AppConfig.fromEnv', () => {
       expect(config.redis).toEqual({ url: null, prefix: 'hc' });
       expect(config.rateLimits).toEqual({ requestsPerMinute: 600, createArticlesPerHour: 60, publicFeedbackPerMinute: 10 });
       expect(config.helpdesk.languages).toEqual(['en']);
+      expect(config.settings).toEqual({ sessionIdleMinutes: 120, sessionMaxHours: 12 });
       expect(config.logLevel).toBe('info');
     });
 
@@ -124,6 +125,10 @@ describe('AppConfig.fromEnv', () => {
       const key = 'k'.repeat(40);
       const old = 'o'.repeat(40);
       expect(load({ APP_SECRET: secret, ENCRYPTION_KEY: key, ENCRYPTION_KEY_PREVIOUS: old }).encryption).toEqual({ current: key, previous: [old, secret] });
+    });
+
+    it('reads the admin session lifetimes of the developer settings', () => {
+      expect(load({ SETTINGS_SESSION_IDLE_MINUTES: '30', SETTINGS_SESSION_MAX_HOURS: '8' }).settings).toEqual({ sessionIdleMinutes: 30, sessionMaxHours: 8 });
     });
 
     it('reads the database timeouts and the embedded server account', () => {
@@ -223,6 +228,15 @@ describe('AppConfig.fromEnv', () => {
       ['REDIS_URL', 'memcached://cache'],
       ['REDIS_URL', 'cache:6379'],
       ['REDIS_URL', 'garbage'],
+    ])('%s=%j', (variable, value) => {
+      expectConfigError(() => load({ [variable]: value }), variable);
+    });
+
+    it.each([
+      ['SETTINGS_SESSION_IDLE_MINUTES', '0'],
+      ['SETTINGS_SESSION_IDLE_MINUTES', '1.5'],
+      ['SETTINGS_SESSION_MAX_HOURS', '0'],
+      ['SETTINGS_SESSION_MAX_HOURS', '721'],
     ])('%s=%j', (variable, value) => {
       expectConfigError(() => load({ [variable]: value }), variable);
     });

@@ -129,6 +129,14 @@ export abstract class SecretsConfig {
   declare readonly appSecretFromFile: boolean;
 }
 
+/** The developer settings under /settings: how long an admin's session lasts. */
+export abstract class SettingsConfig {
+  /** A session unused for this long ends (SETTINGS_SESSION_IDLE_MINUTES). */
+  declare readonly sessionIdleMinutes: number;
+  /** A session ends this long after sign-in, however much it is used (SETTINGS_SESSION_MAX_HOURS). */
+  declare readonly sessionMaxHours: number;
+}
+
 /**
  * Every setting of the service, read once from the environment at start-up. Parsing is pure (it reads nothing
  * but the environment it is given); a value the service cannot use stops start-up with a ConfigError naming the
@@ -148,6 +156,7 @@ export class AppConfig {
   readonly images: ImageConfig;
   readonly webhooks: WebhookConfig;
   readonly ai: AiConfig;
+  readonly settings: SettingsConfig;
   readonly logLevel: LogLevel;
 
   private constructor(fields: Omit<AppConfig, 'embedded'>) {
@@ -242,6 +251,10 @@ export class AppConfig {
         maxRetries: readInt(env, 'AI_MAX_RETRIES', 3, { min: 0, max: 10 }),
         maxTokens: readInt(env, 'AI_MAX_TOKENS', 4096, { min: 16 }),
         taskTimeoutMs: readInt(env, 'AI_TASK_TIMEOUT_MS', 300_000, { min: 100 }),
+      },
+      settings: {
+        sessionIdleMinutes: readInt(env, 'SETTINGS_SESSION_IDLE_MINUTES', 120, { min: 1, max: 43_200 }),
+        sessionMaxHours: readInt(env, 'SETTINGS_SESSION_MAX_HOURS', 12, { min: 1, max: 720 }),
       },
       logLevel: readEnum({ LOG_LEVEL: env.LOG_LEVEL?.toLowerCase() }, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     });

@@ -10,6 +10,7 @@ import {
   RateLimitConfig,
   RedisConfig,
   SecretsConfig,
+  SettingsConfig,
   StorageConfig,
   WebhookConfig,
 } from './app-config.js';
@@ -27,6 +28,7 @@ const CONCERNS: ReadonlyArray<readonly [abstract new () => unknown, (config: App
   [ImageConfig, (c) => c.images],
   [WebhookConfig, (c) => c.webhooks],
   [AiConfig, (c) => c.ai],
+  [SettingsConfig, (c) => c.settings],
 ];
 
 /**
