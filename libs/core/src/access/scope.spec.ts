@@ -72,6 +72,23 @@ describe('Principal', () => {
     expect(new Principal('key_1', []).keyId).toBe('key_1');
   });
 
+  it('names the key as the audit actor unless told otherwise', () => {
+    expect(new Principal('key_1', ['content:read']).actor).toEqual({ kind: 'api_key', id: 'key_1', label: null, ip: null });
+    const actor = { kind: 'api_key', id: 'key_1', label: null, ip: '203.0.113.7' } as const;
+    expect(new Principal('key_1', ['content:read'], actor).actor).toEqual(actor);
+  });
+
+  it('an admin has every scope and is named by id, email and address', () => {
+    const admin = Principal.admin('adm_1', 'ada@example.com', '198.51.100.4');
+    for (const scope of SCOPES) expect(admin.has(scope)).toBe(true);
+    expect(admin.granted).toBeNull();
+    expect(admin.actor).toEqual({ kind: 'admin', id: 'adm_1', label: 'ada@example.com', ip: '198.51.100.4' });
+  });
+
+  it('the service acts as the system', () => {
+    expect(Principal.service().actor.kind).toBe('system');
+  });
+
   it('has() follows the implication rules', () => {
     const writer = new Principal('key_w', ['content:write']);
     expect(writer.has('content:write')).toBe(true);

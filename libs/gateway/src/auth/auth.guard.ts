@@ -20,7 +20,7 @@ export class AuthGuard implements CanActivate {
     if (!scopes) return false;
     const request = context.switchToHttp().getRequest<Request & AuthenticatedRequest>();
     // Already authenticated before its body was read (JsonBodyMiddleware), from the same header.
-    const principal = request.principal ?? (await this.authenticate.execute(bearerToken(request.headers.authorization)));
+    const principal = request.principal ?? (await this.authenticate.execute(bearerToken(request.headers.authorization), request.ip ?? null));
     request.principal = principal;
     for (const scope of scopes) principal.require(scope);
     return true;

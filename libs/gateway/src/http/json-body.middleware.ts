@@ -84,7 +84,7 @@ export class JsonBodyMiddleware implements NestMiddleware {
       this.parse(request, response, next);
       return;
     }
-    this.authenticate.execute(bearerToken(request.headers.authorization)).then(
+    this.authenticate.execute(bearerToken(request.headers.authorization), request.ip ?? null).then(
       (principal) => {
         request.principal = principal;
         this.parse(request, response, next);

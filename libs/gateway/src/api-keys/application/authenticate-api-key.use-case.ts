@@ -12,13 +12,17 @@ export class AuthenticateApiKeyUseCase {
     private readonly clock: Clock,
   ) {}
 
-  /** Resolves a bearer token to its principal; every failure is the same 401, so keys cannot be probed. */
-  async execute(token: string | undefined): Promise<Principal> {
+  /**
+   * Resolves a bearer token to its principal (acting from `ip` in the audit log); every failure is the same 401,
+   * so keys cannot be probed. Read from the database on every request: a revoked key is refused at once.
+   */
+  async execute(token: string | undefined, ip: string | null = null): Promise<Principal> {
     if (!token) throw new UnauthorizedError('missing');
     if (!ApiKey.looksValid(token)) throw new UnauthorizedError('invalid');
     const key = await this.keys.findByHash(ApiKey.hash(token));
+    const now = this.clock.now();
     if (!key || key.revoked) throw new UnauthorizedError('invalid');
-    this.usage.record(key.id, this.clock.now());
-    return new Principal(key.id, key.props.scopes);
+    this.usage.record(key.id, now);
+    return new Principal(key.id, key.props.scopes, { kind: 'api_key', id: key.id, label: null, ip });
   }
 }
