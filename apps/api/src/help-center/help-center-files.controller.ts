@@ -7,7 +7,8 @@ import { GetHelpCenterFeedUseCase, GetHelpCenterSitemapUseCase } from '#content'
 import { atomFeed, lastModifiedOf, robotsTxt, sitemapXml } from './feeds.js';
 import { HelpCenterErrorFilter } from './help-center-error.filter.js';
 import { isSiteLanguage } from './help-center-pages.controller.js';
-import { ASSET_CACHE_CONTROL, contentSecurityPolicy, ERROR_CACHE_CONTROL, sendPage } from './page-response.js';
+import { sendStaticAsset } from '../common/html/static-assets.js';
+import { contentSecurityPolicy, sendPage } from './page-response.js';
 import { siteAsset } from './site-assets.js';
 import { SITE_PATHS } from './site-routes.js';
 
@@ -53,19 +54,6 @@ export class HelpCenterFilesController {
   /** `/assets/<name>.<hash>.css|js`: the name changes with the content, so it is cached for a year and never revalidated. */
   @Get(SITE_PATHS.asset)
   asset(@Param('name') name: string, @Req() request: Request, @Res() response: Response): void {
-    response.setHeader('X-Content-Type-Options', 'nosniff');
-    const asset = siteAsset(name);
-    if (asset === null) {
-      response.setHeader('Cache-Control', ERROR_CACHE_CONTROL);
-      response.status(404).type('text/plain; charset=utf-8').send('Not found\n');
-      return;
-    }
-    response.setHeader('Cache-Control', ASSET_CACHE_CONTROL);
-    response.setHeader('ETag', asset.etag);
-    if (request.headers['if-none-match'] !== undefined && request.headers['if-none-match'].includes(asset.etag)) {
-      response.status(304).end();
-      return;
-    }
-    response.status(200).type(asset.contentType).send(asset.body);
+    sendStaticAsset(request, response, siteAsset(name));
   }
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
+import { setSecurityHeaders, strictContentSecurityPolicy } from '../common/html/security-headers.js';
 
 /**
  * The Content-Security-Policy of every page: nothing inline (no script, no style attribute), scripts and styles from
@@ -8,31 +9,17 @@ import type { Request, Response } from 'express';
  * script: the browser does not run them, so they need no allowance.
  */
 export function contentSecurityPolicy(staticUrl: string): string {
-  const staticOrigin = new URL(staticUrl).origin;
-  return [
-    "default-src 'none'",
-    "style-src 'self'",
-    "script-src 'self'",
-    `img-src 'self' ${staticOrigin} https: data:`,
-    "form-action 'self'",
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  return strictContentSecurityPolicy(["'self'", new URL(staticUrl).origin, 'https:', 'data:']);
 }
 
 /** A CDN may keep a page but must ask again every time: a publish or unpublish shows on the next request. */
 export const PAGE_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
-/** Hashed asset names never change content. */
-export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 /** Error pages are never stored: what was missing may be published the next minute. */
 export const ERROR_CACHE_CONTROL = 'no-store';
 
 /** The headers every page (and error page) carries. */
 export function setPageSecurityHeaders(response: Response, csp: string): void {
-  response.setHeader('Content-Security-Policy', csp);
-  response.setHeader('X-Content-Type-Options', 'nosniff');
-  response.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+  setSecurityHeaders(response, { csp, referrerPolicy: 'strict-origin-when-cross-origin' });
 }
 
 /** A strong entity tag: the SHA-256 of the body (the same page is the same tag on every process). */

@@ -1,39 +1,26 @@
-import { createHash } from 'node:crypto';
+import { type StaticAsset, staticAsset } from '../common/html/static-assets.js';
 import { SITE_CSS } from './assets/site-css.js';
 import { SITE_SCRIPT } from './assets/site-script.js';
 import { type Theme, themeCss, themeOf } from './theme.js';
 
 /** A file under /assets/: its body, its media type and the hash its name carries. */
-export interface SiteAsset {
-  readonly body: string;
-  readonly contentType: string;
-  readonly etag: string;
-}
+export type SiteAsset = StaticAsset;
 
-function hashOf(body: string): string {
-  return createHash('sha256').update(body).digest('base64url').slice(0, 12).replace(/[-_]/g, 'x');
-}
-
-function asset(body: string, contentType: string): SiteAsset & { readonly hash: string } {
-  const hash = hashOf(body);
-  return { body, contentType, hash, etag: `"${hash}"` };
-}
-
-const STYLESHEET = asset(SITE_CSS, 'text/css; charset=utf-8');
-const SCRIPT = asset(SITE_SCRIPT, 'text/javascript; charset=utf-8');
+const STYLESHEET = staticAsset(SITE_CSS, 'text/css; charset=utf-8');
+const SCRIPT = staticAsset(SITE_SCRIPT, 'text/javascript; charset=utf-8');
 
 /** The names of the static files, with their content's hash: a changed file is a new URL, so each may be cached for good. */
 export const STYLESHEET_NAME = `site.${STYLESHEET.hash}.css`;
 export const SCRIPT_NAME = `help-center.${SCRIPT.hash}.js`;
 
 const THEME_NAME = /^theme-([0-9a-f]{6})\.([0-9A-Za-z]{12})\.css$/;
-const themes = new Map<string, SiteAsset & { readonly hash: string }>();
+const themes = new Map<string, SiteAsset>();
 const themeNames = new Map<string | null, string>();
 
-function themeAsset(theme: Theme): SiteAsset & { readonly hash: string } {
+function themeAsset(theme: Theme): SiteAsset {
   let found = themes.get(theme.accent);
   if (found === undefined) {
-    found = asset(themeCss(theme), 'text/css; charset=utf-8');
+    found = staticAsset(themeCss(theme), 'text/css; charset=utf-8');
     // Accent colours are few (one per helpdesk at a time); the cap only bounds names made up by clients.
     if (themes.size < 256) themes.set(theme.accent, found);
   }

@@ -4,7 +4,7 @@ import { CollectionView } from './collection-view.js';
 import { ErrorView, type ErrorKind } from './error-view.js';
 import { HomeView } from './home-view.js';
 import type { PageContext } from './page-context.js';
-import { renderDocument } from './render.js';
+import { renderDocument } from '../../common/html/render.js';
 import { SearchView } from './search-view.js';
 import { SectionView } from './section-view.js';
 
