@@ -26,7 +26,7 @@ import {
 import { CreateApiKeyUseCase, ListApiKeysUseCase } from '#gateway';
 import { MIGRATIONS } from '#migrations';
 import { WorkerModule } from '../../apps/worker/src/worker.module.js';
-import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { bearer, startTestApp, TEST_ACTOR, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { TEST_APP_SECRET, TEST_REDIS_URL } from '../support/env.js';
 import { polling } from '../support/eventually.js';
@@ -199,7 +199,7 @@ describe.each([
   });
 
   async function newKey(): Promise<{ id: string; plain: string }> {
-    const created = await t.app.get(CreateApiKeyUseCase).execute({ name: 'usage', scopes: ['content:read'] });
+    const created = await t.app.get(CreateApiKeyUseCase).execute({ name: 'usage', scopes: ['content:read'] }, TEST_ACTOR);
     return { id: created.key.id, plain: created.plain };
   }
 

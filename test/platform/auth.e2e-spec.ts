@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Response } from 'supertest';
 import { Clock } from '#core';
 import { API_KEY_PREFIX, ApiKey, ListApiKeysUseCase, RevokeApiKeyUseCase } from '#gateway';
-import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { bearer, startTestApp, TEST_ACTOR, type TestApp } from '../support/app.js';
 import { errorBody } from '../support/errors.js';
 
 // Booting an app against a fresh database can take a few seconds on a busy machine. The e2e project's
@@ -115,7 +115,7 @@ describe('authentication (401 unauthorized, WWW-Authenticate)', () => {
   it('refuses a revoked key at once, on the very next request, reads and writes alike', async () => {
     const key = await t.key(['content:read', 'content:write']);
     await t.http.get('/v1/sections').set(bearer(key)).expect(200);
-    const revoked = await t.app.get(RevokeApiKeyUseCase).execute(await keyIdOf(t, key));
+    const revoked = await t.app.get(RevokeApiKeyUseCase).execute(await keyIdOf(t, key), TEST_ACTOR);
     expect(revoked.revoked).toBe(true);
 
     expectUnauthorized(await t.http.get('/v1/sections').set(bearer(key)), INVALID);

@@ -19,7 +19,7 @@ import {
   UndeclaredRouteScopeError,
 } from '#gateway';
 import { MIGRATIONS } from '#migrations';
-import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { bearer, startTestApp, TEST_ACTOR, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { TEST_APP_SECRET } from '../support/env.js';
 import { createRedisNamespace } from '../support/redis.js';
@@ -189,11 +189,11 @@ describe("AuthGuard: a method's own declaration overrides its controller's", () 
     const anonymous = await http.get('/public-controller/guarded');
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.code).toBe('unauthorized');
-    const reader = await app.get(CreateApiKeyUseCase).execute({ name: 'reader', scopes: ['content:read'] });
+    const reader = await app.get(CreateApiKeyUseCase).execute({ name: 'reader', scopes: ['content:read'] }, TEST_ACTOR);
     const refused = await http.get('/public-controller/guarded').set(bearer(reader.plain));
     expect(refused.status).toBe(403);
     expect(refused.body.error).toContain('content:write');
-    const writer = await app.get(CreateApiKeyUseCase).execute({ name: 'writer', scopes: ['content:write'] });
+    const writer = await app.get(CreateApiKeyUseCase).execute({ name: 'writer', scopes: ['content:write'] }, TEST_ACTOR);
     await http.get('/public-controller/guarded').set(bearer(writer.plain)).expect(200);
   });
 
@@ -203,13 +203,13 @@ describe("AuthGuard: a method's own declaration overrides its controller's", () 
   });
 
   it('counts a @RequireScopes method inside a @Public controller against the per-key rate limit', async () => {
-    const writer = await app.get(CreateApiKeyUseCase).execute({ name: 'limited', scopes: ['content:write'] });
+    const writer = await app.get(CreateApiKeyUseCase).execute({ name: 'limited', scopes: ['content:write'] }, TEST_ACTOR);
     const res = await http.get('/public-controller/guarded').set(bearer(writer.plain)).expect(200);
     expect(res.headers['x-ratelimit-limit']).toBe('600');
   });
 
   it('counts an ordinary scoped route against the per-key rate limit (the control for the known bug above)', async () => {
-    const writer = await app.get(CreateApiKeyUseCase).execute({ name: 'limited', scopes: ['content:write'] });
+    const writer = await app.get(CreateApiKeyUseCase).execute({ name: 'limited', scopes: ['content:write'] }, TEST_ACTOR);
     const res = await http.get('/scoped-controller/guarded').set(bearer(writer.plain)).expect(200);
     expect(res.headers['x-ratelimit-limit']).toBe('600');
   });

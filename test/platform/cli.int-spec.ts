@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
@@ -124,6 +124,71 @@ describe('CLI against PostgreSQL', () => {
     });
   });
 
+  describe('api-keys create --expires-at', () => {
+    it('stores the expiry, names the OS user as creator, and records the creation in the audit log', async () => {
+      const expiresAt = new Date(Date.now() + 86_400_000);
+      expiresAt.setUTCMilliseconds(0);
+      const run = await cli(['api-keys', 'create', '--name', 'expiring', '--scopes', 'content:read', '--expires-at', expiresAt.toISOString(), '--json'], env);
+      expect(run.code).toBe(0);
+      const printed = JSON.parse(run.stdout) as { id: string; key: string };
+      expect(Object.keys(printed)).toEqual(['id', 'key', 'scopes']);
+      const { rows } = await sql.query<{ expires_at: Date; created_by: string }>('SELECT expires_at, created_by FROM api_keys WHERE id = $1', [printed.id]);
+      expect(rows[0]!.expires_at.toISOString()).toBe(expiresAt.toISOString());
+      expect(rows[0]!.created_by).toBe(`cli (${userInfo().username})`);
+      await api.http.get('/v1/sections').set(bearer(printed.key)).expect(200);
+
+      const { rows: audit } = await sql.query('SELECT actor_kind, actor_id, actor_label, ip, action, target_type, target_id, details FROM audit_log WHERE target_id = $1', [printed.id]);
+      expect(audit).toEqual([
+        {
+          actor_kind: 'cli',
+          actor_id: null,
+          actor_label: `cli (${userInfo().username})`,
+          ip: null,
+          action: 'api_key.created',
+          target_type: 'api_key',
+          target_id: printed.id,
+          details: { name: 'expiring', lastFour: printed.key.slice(-4), scopes: ['content:read'], expiresAt: expiresAt.toISOString() },
+        },
+      ]);
+
+      const listed = JSON.parse((await cli(['api-keys', 'list', '--json'], env)).stdout) as Array<{ id: string; expiresAt: string | null }>;
+      expect(listed.find((item) => item.id === printed.id)!.expiresAt).toBe(expiresAt.toISOString());
+      const text = (await cli(['api-keys', 'list'], env)).stdout;
+      expect(text.split('\n').find((line) => line.startsWith(printed.id))).toContain(`expires ${expiresAt.toISOString()}`);
+    });
+
+    it('without --expires-at prints that the key never expires', async () => {
+      const run = await cli(['api-keys', 'create', '--name', 'forever', '--scopes', 'content:read'], env);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('Expires: never');
+    });
+
+    it.each([
+      ['a date in the past', '2020-01-01T00:00:00Z', /expires_at must be in the future/],
+      ['something that is not a date', 'next tuesday', /--expires-at must be an ISO 8601 date/],
+      ['an impossible date', '2027-02-30T00:00:00Z', /--expires-at must be an ISO 8601 date/],
+    ])('refuses %s with exit code 2 and creates nothing', async (_label, value, message) => {
+      const before = await keyCount();
+      const run = await cli(['api-keys', 'create', '--name', 'bad', '--scopes', 'content:read', '--expires-at', value, '--json'], env);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(message);
+      expect(await keyCount()).toBe(before);
+    });
+
+    it('an expired key gets the same 401 as a revoked one, at once', async () => {
+      const run = await cli(['api-keys', 'create', '--name', 'short', '--scopes', 'content:read', '--expires-at', new Date(Date.now() + 60_000).toISOString(), '--json'], env);
+      const printed = JSON.parse(run.stdout) as { id: string; key: string };
+      await api.http.get('/v1/sections').set(bearer(printed.key)).expect(200);
+      await sql.query("UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1", [printed.id]);
+      const res = await api.http.get('/v1/sections').set(bearer(printed.key));
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('unauthorized');
+      const text = (await cli(['api-keys', 'list'], env)).stdout;
+      expect(text.split('\n').find((line) => line.startsWith(printed.id))).toContain('expired ');
+    });
+  });
+
   describe('api-keys list and revoke', () => {
     let created: { id: string; key: string; scopes: string[] };
 
@@ -146,11 +211,15 @@ describe('CLI against PostgreSQL', () => {
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         lastUsedAt: null,
         revokedAt: null,
+        expiresAt: null,
+        createdBy: expect.stringMatching(/^cli \(.+\)$/),
       });
       expect(run.stdout).not.toContain(created.key);
       expect(run.stdout).not.toContain(created.key.slice(4));
       expect(run.stdout).not.toContain(sha256(created.key));
-      for (const item of list) expect(Object.keys(item).sort()).toEqual(['createdAt', 'id', 'lastFour', 'lastUsedAt', 'name', 'revokedAt', 'scopes']);
+      for (const item of list) {
+        expect(Object.keys(item).sort()).toEqual(['createdAt', 'createdBy', 'expiresAt', 'id', 'lastFour', 'lastUsedAt', 'name', 'revokedAt', 'scopes']);
+      }
     });
 
     it('list without --json shows neither the key nor its hash either', async () => {
@@ -173,6 +242,13 @@ describe('CLI against PostgreSQL', () => {
 
       const listed = JSON.parse((await cli(['api-keys', 'list', '--json'], env)).stdout) as Array<{ id: string; revokedAt: string | null }>;
       expect(listed.find((item) => item.id === created.id)!.revokedAt).toEqual(expect.any(String));
+    });
+
+    it('revoke records one audit entry naming the OS user; revoking again records nothing more', async () => {
+      const again = await cli(['api-keys', 'revoke', created.id], env);
+      expect(again.code).toBe(0);
+      const { rows } = await sql.query("SELECT actor_kind, actor_label, action FROM audit_log WHERE target_id = $1 AND action = 'api_key.revoked'", [created.id]);
+      expect(rows).toEqual([{ actor_kind: 'cli', actor_label: `cli (${userInfo().username})`, action: 'api_key.revoked' }]);
     });
 
     it('revoke of an unknown key id exits with code 2 and a message', async () => {

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jes
 import pg from 'pg';
 import { Clock, newId } from '#core';
 import { CreateApiKeyUseCase, PruneIdempotencyKeysUseCase } from '#gateway';
-import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { bearer, startTestApp, TEST_ACTOR, type TestApp } from '../support/app.js';
 import { errorBody } from '../support/errors.js';
 import { polling } from '../support/eventually.js';
 
@@ -24,7 +24,7 @@ describe('Idempotency-Key on POST', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    const created = await t.app.get(CreateApiKeyUseCase).execute({ name: 'idempotency', scopes: ['content:read', 'content:write'] });
+    const created = await t.app.get(CreateApiKeyUseCase).execute({ name: 'idempotency', scopes: ['content:read', 'content:write'] }, TEST_ACTOR);
     key = created.plain;
     keyId = created.key.id;
     sql = new pg.Client({ connectionString: t.databaseUrl! });

@@ -6,7 +6,7 @@ import { Clock } from '#core';
 import { CreateApiKeyUseCase, RateLimiter } from '#gateway';
 import { RedisRateLimiter } from '../../libs/gateway/src/rate-limit/redis-rate-limiter.adapter.js';
 import { MemoryRateLimiter } from '../../libs/gateway/src/rate-limit/memory-rate-limiter.adapter.js';
-import { bearer, startTestApp, type TestApp } from '../support/app.js';
+import { bearer, startTestApp, TEST_ACTOR, type TestApp } from '../support/app.js';
 import { TEST_REDIS_URL } from '../support/env.js';
 import { errorBody } from '../support/errors.js';
 import { closedPort } from '../support/ports.js';
@@ -24,7 +24,7 @@ function freezeClock(t: TestApp, at: Date = NOW) {
 }
 
 async function newKey(t: TestApp): Promise<{ id: string; plain: string }> {
-  const created = await t.app.get(CreateApiKeyUseCase).execute({ name: 'rate', scopes: ['content:read'] });
+  const created = await t.app.get(CreateApiKeyUseCase).execute({ name: 'rate', scopes: ['content:read'] }, TEST_ACTOR);
   return { id: created.key.id, plain: created.plain };
 }
 

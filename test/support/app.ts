@@ -4,12 +4,15 @@ import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger } from 'pino';
 import supertest from 'supertest';
-import { AppConfig, createLogger, type Scope, SCOPES } from '#core';
+import { AppConfig, type AuditActor, createLogger, type Scope, SCOPES } from '#core';
 import { CreateApiKeyUseCase } from '#gateway';
 import { createApiApp } from '../../apps/api/src/bootstrap.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_APP_SECRET } from './env.js';
 import { createRedisNamespace } from './redis.js';
+
+/** The audit actor of keys a test mints or revokes directly through the use cases (as the CLI would). */
+export const TEST_ACTOR: AuditActor = { kind: 'cli', id: null, label: 'cli (test)', ip: null };
 
 export interface TestAppOptions {
   /** Jobs and rate-limit counters on Redis (under a prefix of this test file's own). */
@@ -71,7 +74,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     redisPrefix,
     http,
     async key(scopes: readonly Scope[] | null = [...SCOPES]) {
-      const created = await app.get(CreateApiKeyUseCase).execute({ name: 'test', scopes });
+      const created = await app.get(CreateApiKeyUseCase).execute({ name: 'test', scopes }, TEST_ACTOR);
       return created.plain;
     },
     async close() {

@@ -1,8 +1,9 @@
 import 'reflect-metadata';
+import { userInfo } from 'node:os';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Command, CommanderError } from 'commander';
-import { loadConfig, ConfigError, createLogger, Database, DomainError, PinoNestLogger, runMigrations } from '#core';
+import { type AuditActor, loadConfig, ConfigError, createLogger, Database, DomainError, PinoNestLogger, runMigrations } from '#core';
 import { type ApiKey, CreateApiKeyUseCase, ListApiKeysUseCase, RevokeApiKeyUseCase } from '#gateway';
 import { CliModule } from './cli.module.js';
 
@@ -18,6 +19,30 @@ async function withContext<T>(options: { migrate: boolean }, work: (app: INestAp
   }
 }
 
+/** Who the audit log names for changes made here: the command line and the OS user running it. */
+function cliActor(): AuditActor {
+  let user: string;
+  try {
+    user = userInfo().username;
+  } catch {
+    user = process.env.USER ?? 'unknown';
+  }
+  return { kind: 'cli', id: null, label: `cli (${user})`, ip: null };
+}
+
+/** `--expires-at`: an ISO 8601 date, or date and time; the use case checks that it is in the future. */
+function parseExpiry(value: string): Date {
+  const trimmed = value.trim();
+  const match = /^(\d{4})-(\d\d)-(\d\d)([T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?)?$/i.exec(trimmed);
+  const [year, month, day] = match ? [Number(match[1]), Number(match[2]), Number(match[3])] : [0, 0, 0];
+  // Date.parse rolls an impossible day over (2027-02-30 is 2 March); refuse it instead.
+  const realDay = month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (!match || !realDay || Number.isNaN(Date.parse(trimmed))) {
+    throw new UsageError(`--expires-at must be an ISO 8601 date and time, e.g. 2027-01-31T00:00:00Z (got ${value})`);
+  }
+  return new Date(trimmed);
+}
+
 function describeKey(key: ApiKey): Record<string, unknown> {
   const p = key.props;
   return {
@@ -28,6 +53,8 @@ function describeKey(key: ApiKey): Record<string, unknown> {
     createdAt: p.createdAt.toISOString(),
     lastUsedAt: p.lastUsedAt?.toISOString() ?? null,
     revokedAt: p.revokedAt?.toISOString() ?? null,
+    expiresAt: p.expiresAt?.toISOString() ?? null,
+    createdBy: p.createdBy,
   };
 }
 
@@ -45,18 +72,21 @@ keys
   .requiredOption('--name <name>', 'a label for the key')
   .option('--scopes <scopes>', 'comma-separated scopes, e.g. content:read,content:write')
   .option('--legacy', 'a legacy key: null scopes, full access')
+  .option('--expires-at <date>', 'ISO 8601 date and time after which the key gets 401, e.g. 2027-01-31T00:00:00Z')
   .option('--json', 'print { id, key, scopes } as JSON and nothing else')
-  .action(async (options: { name: string; scopes?: string; legacy?: boolean; json?: boolean }) => {
+  .action(async (options: { name: string; scopes?: string; legacy?: boolean; expiresAt?: string; json?: boolean }) => {
     if (options.legacy && options.scopes) throw new UsageError('Give either --scopes or --legacy, not both');
     if (!options.legacy && !options.scopes) throw new UsageError('Give --scopes a,b (or --legacy for a full-access key with null scopes)');
     const scopes = options.legacy ? null : options.scopes!.split(',').map((s) => s.trim()).filter(Boolean);
-    const created = await withContext({ migrate: true }, (app) => app.get(CreateApiKeyUseCase).execute({ name: options.name, scopes }));
+    const expiresAt = options.expiresAt === undefined ? null : parseExpiry(options.expiresAt);
+    const created = await withContext({ migrate: true }, (app) => app.get(CreateApiKeyUseCase).execute({ name: options.name, scopes, expiresAt }, cliActor()));
     if (options.json) {
       print(JSON.stringify({ id: created.key.id, key: created.plain, scopes: created.key.props.scopes }));
       return;
     }
     print(`Created API key ${created.key.id} (${created.key.props.name})`);
     print(`Scopes: ${created.key.props.scopes?.join(', ') ?? 'null (legacy: full access)'}`);
+    print(`Expires: ${created.key.props.expiresAt?.toISOString() ?? 'never'}`);
     print();
     print(`  ${created.plain}`);
     print();
@@ -74,10 +104,17 @@ keys
       return;
     }
     if (list.length === 0) print('No API keys.');
+    const now = new Date();
     for (const key of list) {
       const p = key.props;
-      const state = p.revokedAt ? `revoked ${p.revokedAt.toISOString()}` : 'active';
-      print(`${p.id}  ${p.name}  hck_…${p.lastFour}  ${p.scopes?.join(',') ?? '(legacy: full access)'}  ${state}  last used ${p.lastUsedAt?.toISOString() ?? 'never'}`);
+      const state = p.revokedAt
+        ? `revoked ${p.revokedAt.toISOString()}`
+        : p.expiresAt
+          ? `${key.expiredAt(now) ? 'expired' : 'expires'} ${p.expiresAt.toISOString()}`
+          : 'active';
+      const columns = [p.id, p.name, `hck_…${p.lastFour}`, p.scopes?.join(',') ?? '(legacy: full access)', state];
+      columns.push(`created ${p.createdAt.toISOString()} by ${p.createdBy ?? 'unknown'}`, `last used ${p.lastUsedAt?.toISOString() ?? 'never'}`);
+      print(columns.join('  '));
     }
   });
 
@@ -87,7 +124,7 @@ keys
   .argument('<id>', 'the key ID (key_…)')
   .option('--json', 'print the revoked key as JSON')
   .action(async (id: string, options: { json?: boolean }) => {
-    const key = await withContext({ migrate: true }, (app) => app.get(RevokeApiKeyUseCase).execute(id));
+    const key = await withContext({ migrate: true }, (app) => app.get(RevokeApiKeyUseCase).execute(id, cliActor()));
     print(options.json ? JSON.stringify(describeKey(key)) : `Revoked ${key.id} (${key.props.name})`);
   });
 

@@ -144,7 +144,7 @@ const EXAMPLE_REQUEST_ID = '0b9d6f2e-3c1a-4f8e-9a57-2d4c6b8e1f03';
 const MESSAGES: Readonly<Record<ErrorCode, { error: string; details?: Array<{ field: string; message: string }> }>> = {
   invalid_request: { error: 'title must be longer than or equal to 1 characters', details: [{ field: 'title', message: 'title must be longer than or equal to 1 characters' }] },
   invalid_cursor: { error: 'start_cursor is not a cursor issued by this list' },
-  unauthorized: { error: 'The API key is invalid or has been revoked' },
+  unauthorized: { error: 'The API key is invalid, expired or revoked' },
   insufficient_scope: { error: 'This API key lacks the required scope content:write' },
   not_found: { error: 'Article art_01JD3Q7W6S1X0Y2Z3A4B5C6D7E not found' },
   slug_taken: { error: 'The slug reset-your-password is already used by another article' },

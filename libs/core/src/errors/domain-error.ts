@@ -54,7 +54,7 @@ export class UnauthorizedError extends DomainError {
       'unauthorized',
       reason === 'missing'
         ? 'An API key is required: send Authorization: Bearer <API key>'
-        : 'The API key is invalid or has been revoked',
+        : 'The API key is invalid, expired or revoked',
     );
   }
 }

@@ -14,14 +14,15 @@ export class AuthenticateApiKeyUseCase {
 
   /**
    * Resolves a bearer token to its principal (acting from `ip` in the audit log); every failure is the same 401,
-   * so keys cannot be probed. Read from the database on every request: a revoked key is refused at once.
+   * so keys cannot be probed. The key is read from the database on every request (no cache): a revoked or expired
+   * key is refused at once, on every process.
    */
   async execute(token: string | undefined, ip: string | null = null): Promise<Principal> {
     if (!token) throw new UnauthorizedError('missing');
     if (!ApiKey.looksValid(token)) throw new UnauthorizedError('invalid');
     const key = await this.keys.findByHash(ApiKey.hash(token));
     const now = this.clock.now();
-    if (!key || key.revoked) throw new UnauthorizedError('invalid');
+    if (!key || !key.usableAt(now)) throw new UnauthorizedError('invalid');
     this.usage.record(key.id, now);
     return new Principal(key.id, key.props.scopes, { kind: 'api_key', id: key.id, label: null, ip });
   }

@@ -110,6 +110,8 @@ describe('ApiKey', () => {
     createdAt: new Date('2026-01-01T00:00:00.000Z'),
     lastUsedAt: null,
     revokedAt: null,
+    expiresAt: null,
+    createdBy: 'cli (ops)',
   };
 
   it('exposes its id and is not revoked without revokedAt', () => {
@@ -120,5 +122,45 @@ describe('ApiKey', () => {
 
   it('is revoked once revokedAt is set', () => {
     expect(new ApiKey({ ...props, revokedAt: new Date('2026-02-01T00:00:00.000Z') }).revoked).toBe(true);
+  });
+
+  it('a key without expiry never expires', () => {
+    expect(new ApiKey(props).usableAt(new Date('2999-01-01T00:00:00.000Z'))).toBe(true);
+  });
+
+  it('expires at its expiry instant, not before', () => {
+    const key = new ApiKey({ ...props, expiresAt: new Date('2026-03-01T00:00:00.000Z') });
+    expect(key.usableAt(new Date('2026-02-28T23:59:59.999Z'))).toBe(true);
+    expect(key.expiredAt(new Date('2026-03-01T00:00:00.000Z'))).toBe(true);
+    expect(key.usableAt(new Date('2026-03-01T00:00:00.000Z'))).toBe(false);
+  });
+
+  it('a revoked key is not usable, expiry or not', () => {
+    expect(new ApiKey({ ...props, revokedAt: new Date('2026-02-01T00:00:00.000Z') }).usableAt(new Date('2026-01-02T00:00:00.000Z'))).toBe(false);
+  });
+
+  describe('checkExpiry', () => {
+    const now = new Date('2026-01-01T00:00:00.000Z');
+
+    it('accepts no expiry and one in the future', () => {
+      expect(ApiKey.checkExpiry(null, now)).toBeNull();
+      const later = new Date('2026-01-01T00:00:01.000Z');
+      expect(ApiKey.checkExpiry(later, now)).toBe(later);
+    });
+
+    it.each([
+      ['now', new Date('2026-01-01T00:00:00.000Z'), 'must be in the future'],
+      ['the past', new Date('2025-12-31T00:00:00.000Z'), 'must be in the future'],
+      ['an invalid date', new Date('not a date'), 'must be a date'],
+    ])('refuses %s with a validation error naming expires_at', (_label, expiresAt, message) => {
+      let thrown: unknown;
+      try {
+        ApiKey.checkExpiry(expiresAt, now);
+      } catch (error) {
+        thrown = error;
+      }
+      expect((thrown as { code: string }).code).toBe('invalid_request');
+      expect((thrown as { details: Array<{ field: string; message: string }> }).details).toEqual([{ field: 'expires_at', message: expect.stringContaining(message) }]);
+    });
   });
 });
