@@ -1,7 +1,7 @@
 import { monotonicFactory } from 'ulidx';
 
 export const ID_PREFIXES = [
-  'art', 'artr', 'rev', 'drf', 'col', 'sect', 'sectr', 'coltr', 'help', 'tsk', 'tout', 'fb', 'hcusr', 'whep', 'whdl', 'what', 'evt', 'key', 'aud',
+  'art', 'artr', 'rev', 'drf', 'col', 'sect', 'sectr', 'coltr', 'help', 'tsk', 'tout', 'fb', 'hcusr', 'whep', 'whdl', 'what', 'evt', 'key', 'aud', 'adm', 'ses',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
