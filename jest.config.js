@@ -9,6 +9,7 @@ const common = {
     '^#webhooks$': '<rootDir>/libs/webhooks/src/index.ts',
     '^#tasks$': '<rootDir>/libs/tasks/src/index.ts',
     '^#feedback$': '<rootDir>/libs/feedback/src/index.ts',
+    '^#admin$': '<rootDir>/libs/admin/src/index.ts',
     '^#migrations$': '<rootDir>/migrations/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
