@@ -12,6 +12,7 @@ import {
   RateLimitGuard,
   RouteScopesVerifier,
 } from '#gateway';
+import { AdminModule } from '#admin';
 import { ContentModule } from '#content';
 import { FeedbackModule } from '#feedback';
 import { TasksJobsModule, TasksModule } from '#tasks';
@@ -51,6 +52,7 @@ export class ApiModule implements NestModule {
         WebhooksModule,
         TasksModule,
         FeedbackModule,
+        AdminModule,
         // The same job processors as the worker (apps/worker/src/worker.module.ts).
         ...(options.runsJobs ? [GatewayJobsModule, TasksJobsModule, WebhooksJobsModule] : []),
       ],

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createLogger, EMBEDDED_POSTGRES_MAJOR, loadConfigOrExit, unsupportedNodeWarning } from '#core';
+import { IssueSetupTokenUseCase } from '#admin';
 import { CreateInitialApiKeyUseCase } from '#gateway';
 import { createApiApp } from './bootstrap.js';
 
@@ -22,6 +23,9 @@ async function main(): Promise<void> {
   const app = await createApiApp(config, { runsJobs: !apiOnly || !config.redis.url, logger });
   const initialKey = config.embedded ? await app.get(CreateInitialApiKeyUseCase).execute() : null;
   await app.listen(config.http.port, config.http.host);
+  // Every API process, in either mode: while there is no admin and no unused setup link, one link (the advisory
+  // lock in the use case makes processes starting together print it once between them).
+  const setup = await app.get(IssueSetupTokenUseCase).execute();
   const { port } = app.getHttpServer().address() as AddressInfo;
   const base = config.http.port === 0 ? `http://localhost:${port}` : config.http.publicUrl;
   const lines = [
@@ -39,6 +43,13 @@ async function main(): Promise<void> {
       '',
       `Try: curl -H "Authorization: Bearer ${initialKey.plain}" ${base}/v1/sections`,
       'More keys: npm run cli -- api-keys create --name <name> --scopes content:read,content:write',
+    );
+  }
+  if (setup) {
+    lines.push(
+      '',
+      `First start: create the first admin at ${base}/settings/setup?token=${setup.token}`,
+      `The link works once, until ${setup.expiresAt.toISOString()}. Or from a shell: npm run cli -- admins create --email <email> --name <name>`,
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
