@@ -117,7 +117,7 @@ describe('webhooks use cases (real PostgreSQL)', () => {
   /** An endpoint with one failed webhook.test delivery. */
   async function failedDelivery(label: string): Promise<{ endpointId: string; deliveryId: string }> {
     const endpoint = await use(CreateWebhookUseCase).execute({ url: url(label), events: ['*'] }, manager);
-    const { deliveryId } = await use(SendTestWebhookUseCase).execute(endpoint.id);
+    const { deliveryId } = await use(SendTestWebhookUseCase).execute(endpoint.id, manager);
     await t.db.query(
       `UPDATE webhook_deliveries SET status = 'failed', attempts = 8, response_status = 500, error = 'HTTP 500', next_retry_at = NULL, due_at = NULL WHERE id = $1`,
       [deliveryId],
@@ -176,7 +176,7 @@ describe('webhooks use cases (real PostgreSQL)', () => {
     it('returns the new secret once; the old one stays beside it for 24 hours; rotations at once take turns and lose no secret', async () => {
       const created = await use(CreateWebhookUseCase).execute({ url: url('rotate'), events: ['section.created'] }, manager);
       const before = Date.now();
-      const rotated = await use(RotateWebhookSecretUseCase).execute(created.id);
+      const rotated = await use(RotateWebhookSecretUseCase).execute(created.id, manager);
       expect(rotated.secret).toMatch(/^whsec_/);
       expect(rotated.secret).not.toBe(created.secret);
       expect(Date.parse(rotated.previousSecretExpiresAt) - before).toBeGreaterThanOrEqual(24 * HOUR - 1000);
@@ -185,7 +185,7 @@ describe('webhooks use cases (real PostgreSQL)', () => {
 
       // Two rotations at once: the endpoint's row lock makes one follow the other, so the later one keeps the
       // earlier one's new secret as its previous one (neither overwrites the other's).
-      const both = await Promise.all([use(RotateWebhookSecretUseCase).execute(created.id), use(RotateWebhookSecretUseCase).execute(created.id)]);
+      const both = await Promise.all([use(RotateWebhookSecretUseCase).execute(created.id, manager), use(RotateWebhookSecretUseCase).execute(created.id, manager)]);
       const stored = await storedSecrets(created.id);
       const last = both.find((r) => r.secret === stored.secret)!;
       const first = both.find((r) => r !== last)!;
@@ -199,7 +199,7 @@ describe('webhooks use cases (real PostgreSQL)', () => {
       const { endpointId, deliveryId } = await failedDelivery('retry');
       queue.added.length = 0;
 
-      const retried = await use(RetryWebhookDeliveryUseCase).execute(endpointId, deliveryId);
+      const retried = await use(RetryWebhookDeliveryUseCase).execute(endpointId, deliveryId, manager);
       expect(retried).toEqual({
         id: deliveryId,
         eventType: 'webhook.test',
@@ -217,18 +217,18 @@ describe('webhooks use cases (real PostgreSQL)', () => {
       expect(queue.removed).toEqual([{ name: JobName.DeliverWebhook, jobId: deliveryId }]);
       expect(queue.deliveriesOf(deliveryId)).toHaveLength(1);
 
-      const again = await failure(use(RetryWebhookDeliveryUseCase).execute(endpointId, deliveryId));
+      const again = await failure(use(RetryWebhookDeliveryUseCase).execute(endpointId, deliveryId, manager));
       expect(again).toBeInstanceOf(InvalidStateError);
       expect(again).toMatchObject({ message: expect.stringContaining('pending already') });
 
       const other = await use(CreateWebhookUseCase).execute({ url: url('other'), events: ['*'] }, manager);
-      expect(await failure(use(RetryWebhookDeliveryUseCase).execute(other.id, deliveryId))).toBeInstanceOf(NotFoundError);
-      expect(await failure(use(RetryWebhookDeliveryUseCase).execute(endpointId, 'whdl_01JD3Q7W6S1X0Y2Z3A4B5C6D7E'))).toBeInstanceOf(NotFoundError);
+      expect(await failure(use(RetryWebhookDeliveryUseCase).execute(other.id, deliveryId, manager))).toBeInstanceOf(NotFoundError);
+      expect(await failure(use(RetryWebhookDeliveryUseCase).execute(endpointId, 'whdl_01JD3Q7W6S1X0Y2Z3A4B5C6D7E', manager))).toBeInstanceOf(NotFoundError);
 
       // Disabling fails what was pending; a retry must wait for the endpoint to be enabled.
-      await use(DisableWebhookUseCase).execute(endpointId);
+      await use(DisableWebhookUseCase).execute(endpointId, manager);
       expect(await rows('SELECT status, error FROM webhook_deliveries WHERE id = $1', [deliveryId])).toEqual([{ status: 'failed', error: 'endpoint disabled' }]);
-      const disabled = await failure(use(RetryWebhookDeliveryUseCase).execute(endpointId, deliveryId));
+      const disabled = await failure(use(RetryWebhookDeliveryUseCase).execute(endpointId, deliveryId, manager));
       expect(disabled).toBeInstanceOf(InvalidStateError);
       expect(disabled).toMatchObject({ message: expect.stringContaining('disabled') });
     });
@@ -237,7 +237,7 @@ describe('webhooks use cases (real PostgreSQL)', () => {
       const { endpointId, deliveryId } = await failedDelivery('concurrent');
       queue.added.length = 0;
 
-      const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => use(RetryWebhookDeliveryUseCase).execute(endpointId, deliveryId)));
+      const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => use(RetryWebhookDeliveryUseCase).execute(endpointId, deliveryId, manager)));
       const won = outcomes.filter((o) => o.status === 'fulfilled');
       const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
       expect(won).toHaveLength(1);
@@ -252,18 +252,18 @@ describe('webhooks use cases (real PostgreSQL)', () => {
     it('is invalid_state where something would be signed for it, is still listed and read, and its deliveries fail with the reason', async () => {
       const tampered = await use(CreateWebhookUseCase).execute({ url: url('tampered'), events: ['*'] }, manager);
       const healthy = await use(CreateWebhookUseCase).execute({ url: url('healthy'), events: ['*'] }, manager);
-      const { deliveryId: stuck } = await use(SendTestWebhookUseCase).execute(tampered.id);
-      const { deliveryId: fine } = await use(SendTestWebhookUseCase).execute(healthy.id);
+      const { deliveryId: stuck } = await use(SendTestWebhookUseCase).execute(tampered.id, manager);
+      const { deliveryId: fine } = await use(SendTestWebhookUseCase).execute(healthy.id, manager);
       // A sealed value copied from another endpoint's row does not open: it is bound to its own row.
       await t.db.query('UPDATE webhook_endpoints SET secret = (SELECT secret FROM webhook_endpoints WHERE id = $2) WHERE id = $1', [tampered.id, healthy.id]);
 
-      const test = await failure(use(SendTestWebhookUseCase).execute(tampered.id));
+      const test = await failure(use(SendTestWebhookUseCase).execute(tampered.id, manager));
       expect(test).toBeInstanceOf(WebhookSecretUnreadableError);
       expect(test).toBeInstanceOf(InvalidStateError);
       expect(test).toMatchObject({ code: 'invalid_state', message: expect.stringContaining(tampered.id) });
       expect((test as Error).message).toMatch(/ENCRYPTION_KEY/);
       expect(await rows('SELECT id FROM webhook_deliveries WHERE endpoint_id = $1', [tampered.id])).toEqual([{ id: stuck }]);
-      expect(await failure(use(RotateWebhookSecretUseCase).execute(tampered.id))).toBeInstanceOf(WebhookSecretUnreadableError);
+      expect(await failure(use(RotateWebhookSecretUseCase).execute(tampered.id, manager))).toBeInstanceOf(WebhookSecretUnreadableError);
 
       // Reads never open secrets.
       expect(await use(GetWebhookUseCase).execute(tampered.id)).toMatchObject({ id: tampered.id, deliveries: [{ id: stuck, status: 'pending' }] });

@@ -102,8 +102,8 @@ export class WebhooksController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Delete a webhook endpoint', description: 'With its delivery records; pending deliveries are not sent.' })
   @ApiOkResponse({ type: DeletedResponse })
-  async delete(@Param('id') id: string): Promise<DeletedResponse> {
-    return this.deleteWebhook.execute(id);
+  async delete(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<DeletedResponse> {
+    return this.deleteWebhook.execute(id, principal);
   }
 
   @Post(':id/enable')
@@ -115,8 +115,8 @@ export class WebhooksController {
   })
   @ApiOkResponse({ type: WebhookEndpointResponse })
   @ApiErrors('invalid_state')
-  async enable(@Param('id') id: string): Promise<WebhookEndpointResponse> {
-    return this.enableWebhook.execute(id);
+  async enable(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookEndpointResponse> {
+    return this.enableWebhook.execute(id, principal);
   }
 
   @Post(':id/disable')
@@ -125,8 +125,8 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Disable a webhook endpoint', description: `No deliveries are sent; pending ones become failed with "endpoint disabled". ${UNREADABLE_SECRET}` })
   @ApiOkResponse({ type: WebhookEndpointResponse })
   @ApiErrors('invalid_state')
-  async disable(@Param('id') id: string): Promise<WebhookEndpointResponse> {
-    return this.disableWebhook.execute(id);
+  async disable(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookEndpointResponse> {
+    return this.disableWebhook.execute(id, principal);
   }
 
   @Post(':id/secret/rotate')
@@ -138,8 +138,8 @@ export class WebhooksController {
   })
   @ApiOkResponse({ type: RotatedSecretResponse })
   @ApiErrors('invalid_state')
-  async rotate(@Param('id') id: string): Promise<RotatedSecretResponse> {
-    return this.rotateSecret.execute(id);
+  async rotate(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<RotatedSecretResponse> {
+    return this.rotateSecret.execute(id, principal);
   }
 
   @Get(':id/deliveries')
@@ -169,8 +169,8 @@ export class WebhooksController {
   })
   @ApiAcceptedResponse({ type: WebhookDeliveryResponse })
   @ApiErrors('invalid_state')
-  async retry(@Param('id') id: string, @Param('deliveryId') deliveryId: string): Promise<WebhookDeliveryResponse> {
-    return this.retryDelivery.execute(id, deliveryId);
+  async retry(@Param('id') id: string, @Param('deliveryId') deliveryId: string, @CurrentPrincipal() principal: Principal): Promise<WebhookDeliveryResponse> {
+    return this.retryDelivery.execute(id, deliveryId, principal);
   }
 
   @Post(':id/test')
@@ -185,8 +185,8 @@ export class WebhooksController {
   })
   @ApiAcceptedResponse({ type: TestDeliveryResponse })
   @ApiErrors('invalid_state')
-  async test(@Param('id') id: string): Promise<TestDeliveryResponse> {
-    const { deliveryId } = await this.sendTest.execute(id);
+  async test(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<TestDeliveryResponse> {
+    const { deliveryId } = await this.sendTest.execute(id, principal);
     return { delivery_id: deliveryId };
   }
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, isEventType, mayReceiveEvent, RetryLaterError, UnitOfWork, WebhookConfig } from '#core';
+import { AuditLog, Clock, isEventType, mayReceiveEvent, RetryLaterError, SYSTEM_ACTOR, UnitOfWork, WebhookConfig } from '#core';
 import { ENDPOINT_DISABLED, NOT_PERMITTED, parseRetryAfter, RESPONSE_EXCERPT_BYTES, retryDelayMs, SECRET_UNREADABLE } from '../domain/webhook-delivery.js';
 import { WebhookSecretUnreadableError } from '../domain/webhook-endpoint.js';
 import { EndpointSlots } from './endpoint-slots.js';
+import { webhookAudit } from './webhook-audit.js';
 import { type AttemptOutcome, type DeliveryWork, WebhookDeliveryRepository } from './webhook-delivery.repository.js';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository.js';
 import { WebhookSender } from './webhook-sender.port.js';
@@ -12,7 +13,8 @@ import { signatureHeaders } from './webhook-signer.js';
  * One attempt at one delivery (the deliver-webhook job). At-least-once and idempotent: a delivery that is no longer
  * pending is left alone. Success = any 2xx; a redirect is a failure. A failure schedules the next retry by
  * throwing RetryLaterError with the schedule's delay (or a longer Retry-After on 429/503), or fails the delivery
- * after the last attempt; sustained failures or a 410 disable the endpoint. A delivery whose endpoint's secret does
+ * after the last attempt; sustained failures or a 410 disable the endpoint (recorded as `webhook.auto_disabled` by
+ * the system, with the reason). A delivery whose endpoint's secret does
  * not open cannot be signed: it fails at once, nothing sent (it can be retried by hand once the secret is restored).
  */
 @Injectable()
@@ -25,6 +27,7 @@ export class DeliverWebhookUseCase {
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
     private readonly config: WebhookConfig,
+    private readonly audit: AuditLog,
   ) {}
 
   async execute(deliveryId: string): Promise<void> {
@@ -67,7 +70,23 @@ export class DeliverWebhookUseCase {
       const failed = await this.endpoints.recordFailure(endpoint.id, outcome.attemptedAt);
       const policy = { minFailures: this.config.disableMinFailures, afterMs: this.config.disableAfterSeconds * 1000 };
       if (failed && failed.shouldAutoDisable(policy, now, outcome.responseStatus)) {
-        await this.endpoints.disableIfEnabled(endpoint.id, now);
+        if (await this.endpoints.disableIfEnabled(endpoint.id, now)) {
+          const failureCount = failed.snapshot().failureCount;
+          const gone = outcome.responseStatus === 410;
+          await this.audit.record(
+            SYSTEM_ACTOR,
+            webhookAudit('webhook.auto_disabled', endpoint.id, {
+              reason: gone ? 'gone' : 'sustained_failures',
+              message: gone
+                ? 'The endpoint answered 410 Gone.'
+                : `${failureCount} consecutive failed attempts and no success for at least ${this.config.disableAfterSeconds} seconds.`,
+              failureCount,
+              responseStatus: outcome.responseStatus,
+              lastError: outcome.error,
+              deliveryId,
+            }),
+          );
+        }
         await this.deliveries.markFailure(deliveryId, outcome, null);
         await this.deliveries.failPending(endpoint.id, ENDPOINT_DISABLED, now);
         return null;

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, type Principal, UnitOfWork } from '#core';
+import { AuditLog, Clock, type Principal, UnitOfWork } from '#core';
 import type { WebhookEndpointChanges } from '../domain/webhook-endpoint.js';
 import { lockedEndpoint } from './webhook-endpoint-access.js';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository.js';
+import { urlOrigin, webhookAudit } from './webhook-audit.js';
 import { WebhookUrlPolicy } from './webhook-sender.port.js';
 import { webhookEndpointView, type WebhookEndpointView } from './webhook-views.js';
 
@@ -14,6 +15,7 @@ export class UpdateWebhookUseCase {
     private readonly urls: WebhookUrlPolicy,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
+    private readonly audit: AuditLog,
   ) {}
 
   async execute(id: string, changes: WebhookEndpointChanges, principal: Principal): Promise<WebhookEndpointView> {
@@ -23,7 +25,10 @@ export class UpdateWebhookUseCase {
       const endpoint = await lockedEndpoint(this.endpoints, id);
       endpoint.update({ ...changes, url }, principal.granted, this.clock.now());
       await this.endpoints.update(endpoint);
-      return webhookEndpointView(endpoint.snapshot());
+      const e = endpoint.snapshot();
+      const changed = (['url', 'events', 'description'] as const).filter((field) => changes[field] !== undefined);
+      await this.audit.record(principal.actor, webhookAudit('webhook.updated', id, { changed, urlOrigin: urlOrigin(e.url), events: e.events, description: e.description }));
+      return webhookEndpointView(e);
     });
   }
 }
