@@ -30,6 +30,7 @@ import { PublicController } from './feedback/public.controller.js';
 import { HelpCenterFeedbackController } from './help-center/help-center-feedback.controller.js';
 import { HelpCenterFilesController } from './help-center/help-center-files.controller.js';
 import { HelpCenterPagesController } from './help-center/help-center-pages.controller.js';
+import { SettingsModule } from './settings/settings.module.js';
 import { TasksController } from './tasks/tasks.controller.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 
@@ -52,6 +53,8 @@ export class ApiModule implements NestModule {
         WebhooksModule,
         TasksModule,
         FeedbackModule,
+        // The developer settings' pages under /settings (apps/api/src/settings).
+        SettingsModule,
         AdminModule,
         // The same job processors as the worker (apps/worker/src/worker.module.ts).
         ...(options.runsJobs ? [GatewayJobsModule, TasksJobsModule, WebhooksJobsModule] : []),

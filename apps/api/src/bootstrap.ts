@@ -8,6 +8,7 @@ import { corsDelegate, errorEnvelope, requestIdOfResponse, requestLogging } from
 import { ApiModule, type ApiModuleOptions } from './api.module.js';
 import { userImagesPath } from './user-images/user-images.controller.js';
 import { siteRoutesOutsideApiPrefix } from './help-center/site-routes.js';
+import { settingsRoutesOutsideApiPrefix } from './settings/settings-routes.js';
 import { setupOpenApi } from './openapi.js';
 
 export interface ApiAppOptions extends ApiModuleOptions {
@@ -27,8 +28,11 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions): P
   app.set('etag', false);
   app.use(requestLogging(logger));
   app.enableCors(corsDelegate(config.http.corsOrigins));
-  // The public help center's pages are served at the root (apps/api/src/help-center).
-  app.setGlobalPrefix('v1', { exclude: ['healthz', 'readyz', `${userImagesPath(config.http.staticUrl)}/:name`, ...siteRoutesOutsideApiPrefix()] });
+  // The public help center's pages are served at the root (apps/api/src/help-center), the developer settings under
+  // /settings (apps/api/src/settings).
+  app.setGlobalPrefix('v1', {
+    exclude: ['healthz', 'readyz', `${userImagesPath(config.http.staticUrl)}/:name`, ...siteRoutesOutsideApiPrefix(), ...settingsRoutesOutsideApiPrefix()],
+  });
   app.enableShutdownHooks();
   exitAfterShutdownDeadline(20_000, (message) => logger.warn(message));
   setupOpenApi(app, config);
