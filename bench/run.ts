@@ -418,8 +418,9 @@ const HELP_CENTER_SAMPLE = 200;
  * translated. A spread of 200 articles (a hash order of their IDs) is requested round-robin as
  * `GET /articles/{slug}` (no key, the full HTML page: layout, breadcrumbs, table of contents, related articles,
  * previous/next, language alternates) and as `GET /v1/articles/{id}` (a content:read key, format html), the ratio's
- * baseline; `GET /v1/public/articles/{id}` (no key, like the page) is reported beside them. Two rounds, the second in
- * the reverse order, so no side always runs on a warmer or a busier machine. `BENCH_API_PROFILE=<dir>` writes a
+ * baseline; `GET /v1/public/articles/{id}` (no key, like the page) is reported beside them, and the page from a second
+ * API process that keeps no rendered pages (HELP_CENTER_PAGE_CACHE_MB=0: every request reads and renders). Two
+ * rounds, the second in the reverse order, so no side always runs on a warmer or a busier machine. `BENCH_API_PROFILE=<dir>` writes a
  * CPU profile of the service.
  */
 async function benchHelpCenter(): Promise<void> {
@@ -433,6 +434,7 @@ async function benchHelpCenter(): Promise<void> {
   const base = baseUrlOf(api);
   const db = new pg.Client({ connectionString: url });
   await db.connect();
+  let rendering: Awaited<ReturnType<typeof startProcess>> | undefined;
   try {
     const key = createKey(env, 'legacy');
     const reader = createKey(env, 'content:read');
@@ -494,17 +496,23 @@ async function benchHelpCenter(): Promise<void> {
     }
     const auth = { authorization: `Bearer ${reader}` };
     await call(base, reader, 'GET', jsonPaths[0]!);
+    // A second API process on the same database that keeps no pages: every request reads and renders its page.
+    rendering = await startProcess(API, [], { ...env, HELP_CENTER_PAGE_CACHE_MB: '0' }, READY);
+    const renderingBase = baseUrlOf(rendering);
     const targets = [
-      { name: 'GET /articles/{slug} (HTML)', paths: pagePaths, headers: {} },
-      { name: 'GET /v1/articles/{id} (JSON)', paths: jsonPaths, headers: auth },
-      { name: 'GET /v1/public/articles/{id}', paths: sample.map((a) => `/v1/public/articles/${a.id}`), headers: {} },
+      { name: 'GET /articles/{slug} (HTML)', base, paths: pagePaths, headers: {} },
+      { name: 'GET /v1/articles/{id} (JSON)', base, paths: jsonPaths, headers: auth },
+      { name: 'GET /v1/public/articles/{id}', base, paths: sample.map((a) => `/v1/public/articles/${a.id}`), headers: {} },
+      { name: 'GET /articles/{slug} (rendered)', base: renderingBase, paths: pagePaths, headers: {} },
     ];
-    for (const t of targets) await loadPaths(base, t.paths, t.headers, 3);
-    // Two rounds, the second in the reverse order: [page, JSON, public JSON] as measured in each round.
+    const [kept, rendered] = await Promise.all([base, renderingBase].map((b) => fetch(`${b}${pagePaths[1]}`).then((r) => r.text())));
+    if (kept !== rendered) throw new Error(`GET ${pagePaths[1]}: the kept page differs from the one rendered afresh`);
+    for (const t of targets) await loadPaths(t.base, t.paths, t.headers, 3);
+    // Two rounds, the second in the reverse order: [page, JSON, public JSON, page rendered every time] as measured in each round.
     const rounds: Measured[][] = [];
-    for (const order of [[1, 2, 0], [0, 2, 1]]) {
+    for (const order of [[1, 2, 0, 3], [3, 0, 2, 1]]) {
       const round: Measured[] = [];
-      for (const i of order) round[i] = await loadPaths(base, targets[i]!.paths, targets[i]!.headers, DURATION);
+      for (const i of order) round[i] = await loadPaths(targets[i]!.base, targets[i]!.paths, targets[i]!.headers, DURATION);
       rounds.push(round);
     }
     const meanRps = (i: number) => rounds.reduce((sum, r) => sum + r[i]!.rps, 0) / rounds.length;
@@ -517,8 +525,12 @@ async function benchHelpCenter(): Promise<void> {
     process.stdout.write(`  page ${meanRps(0).toFixed(0)} req/s, p99 ${worstP99(0)} ms; JSON read ${meanRps(1).toFixed(0)} req/s, p99 ${worstP99(1)} ms (mean of the rounds, worst p99)\n`);
     process.stdout.write(`  ratio page/JSON read: ${ratio.toFixed(2)}  (target >= 0.7: ${ratio >= 0.7 ? 'met' : 'MISSED'})\n`);
     process.stdout.write(`  public JSON read (no key) ${meanRps(2).toFixed(0)} req/s, p99 ${worstP99(2)} ms; ratio page/public JSON ${(meanRps(0) / meanRps(2)).toFixed(2)}\n`);
+    process.stdout.write(
+      `  page rendered on every request (HELP_CENTER_PAGE_CACHE_MB=0, second process) ${meanRps(3).toFixed(0)} req/s, p99 ${worstP99(3)} ms; ratio to the JSON read ${(meanRps(3) / meanRps(1)).toFixed(2)}\n`,
+    );
   } finally {
     await db.end();
+    await rendering?.stop();
     await api.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }

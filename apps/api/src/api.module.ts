@@ -30,6 +30,7 @@ import { PublicController } from './feedback/public.controller.js';
 import { HelpCenterFeedbackController } from './help-center/help-center-feedback.controller.js';
 import { HelpCenterFilesController } from './help-center/help-center-files.controller.js';
 import { HelpCenterPagesController } from './help-center/help-center-pages.controller.js';
+import { PageCache } from './help-center/page-cache.js';
 import { SettingsModule } from './settings/settings.module.js';
 import { TasksController } from './tasks/tasks.controller.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
@@ -82,6 +83,7 @@ export class ApiModule implements NestModule {
       ],
       providers: [
         RouteScopesVerifier,
+        { provide: PageCache, useFactory: () => new PageCache(config.http.pageCacheBytes) },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -68,6 +68,7 @@ export { SearchHelpCenterUseCase, type HelpCenterSearchRequest } from './help-ce
 export { GetHelpCenterSitemapUseCase } from './help-center/application/get-help-center-sitemap.use-case.js';
 export { GetHelpCenterFeedUseCase } from './help-center/application/get-help-center-feed.use-case.js';
 export { GetHelpCenterShellUseCase } from './help-center/application/get-help-center-shell.use-case.js';
+export { GetHelpCenterVersionUseCase } from './help-center/application/get-help-center-version.use-case.js';
 export * from './help-center/application/help-center-views.js';
 export {
   articleView,

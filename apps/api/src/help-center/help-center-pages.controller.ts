@@ -8,11 +8,13 @@ import {
   GetHelpCenterCollectionUseCase,
   GetHelpCenterHomeUseCase,
   GetHelpCenterSectionUseCase,
+  GetHelpCenterVersionUseCase,
   SearchHelpCenterUseCase,
   type SiteBranding,
   type SiteLocale,
 } from '#content';
 import { HelpCenterErrorFilter } from './help-center-error.filter.js';
+import { type KeptPage, PageCache } from './page-cache.js';
 import { contentSecurityPolicy, PAGE_CACHE_CONTROL, sendErrorPage, sendPage, setPageSecurityHeaders } from './page-response.js';
 import { isLanguageSegment, SITE_PATHS } from './site-routes.js';
 import { pageContext, type PageContext } from './views/page-context.js';
@@ -50,6 +52,8 @@ export class HelpCenterPagesController {
     private readonly collectionPage: GetHelpCenterCollectionUseCase,
     private readonly articlePage: GetHelpCenterArticleUseCase,
     private readonly searchPage: SearchHelpCenterUseCase,
+    private readonly version: GetHelpCenterVersionUseCase,
+    private readonly cache: PageCache,
     private readonly http: HttpConfig,
   ) {
     this.csp = contentSecurityPolicy(http.staticUrl);
@@ -58,8 +62,11 @@ export class HelpCenterPagesController {
   @Get(SITE_PATHS.home)
   async home(@Param('lang') lang: string | undefined, @Req() request: Request, @Res() response: Response, @Next() next: NextFunction): Promise<void> {
     if (!isSiteLanguage(lang)) return next();
+    const key = `home|${lang ?? ''}`;
+    const version = await this.version.execute();
+    if (this.sendKept(request, response, key, version)) return;
     const page = await this.homePage.execute(lang);
-    this.send(request, response, page, renderPage.home(this.context(page), page));
+    this.send(request, response, this.keep(key, version, page, renderPage.home(this.context(page), page)));
   }
 
   @Get(SITE_PATHS.section)
@@ -71,8 +78,11 @@ export class HelpCenterPagesController {
     @Next() next: NextFunction,
   ): Promise<void> {
     if (!isSiteLanguage(lang)) return next();
+    const key = `section|${lang ?? ''}|${sectionId}`;
+    const version = await this.version.execute();
+    if (this.sendKept(request, response, key, version)) return;
     const page = await this.sectionPage.execute(sectionId, lang);
-    this.send(request, response, page, renderPage.section(this.context(page), page));
+    this.send(request, response, this.keep(key, version, page, renderPage.section(this.context(page), page)));
   }
 
   @Get(SITE_PATHS.collection)
@@ -84,8 +94,11 @@ export class HelpCenterPagesController {
     @Next() next: NextFunction,
   ): Promise<void> {
     if (!isSiteLanguage(lang)) return next();
+    const key = `collection|${lang ?? ''}|${shortId}`;
+    const version = await this.version.execute();
+    if (this.sendKept(request, response, key, version)) return;
     const page = await this.collectionPage.execute(shortId, lang);
-    this.send(request, response, page, renderPage.collection(this.context(page), page));
+    this.send(request, response, this.keep(key, version, page, renderPage.collection(this.context(page), page)));
   }
 
   /** The live article; a slug it had before answers 301 to the current one; drafts, trashed and unknown slugs 404. */
@@ -99,11 +112,15 @@ export class HelpCenterPagesController {
     @Next() next: NextFunction,
   ): Promise<void> {
     if (!isSiteLanguage(lang)) return next();
+    const feedbackSent = queryText(feedback) === 'sent';
+    const key = `article|${lang ?? ''}|${slug}|${feedbackSent ? 'sent' : ''}`;
+    const version = await this.version.execute();
+    if (this.sendKept(request, response, key, version)) return;
     const result = await this.articlePage.execute(slug, lang);
     switch (result.kind) {
       case 'page': {
         const { page } = result;
-        this.send(request, response, page, renderPage.article(this.context(page), page, { feedbackSent: queryText(feedback) === 'sent' }));
+        this.send(request, response, this.keep(key, version, page, renderPage.article(this.context(page), page, { feedbackSent })));
         return;
       }
       case 'moved': {
@@ -129,8 +146,9 @@ export class HelpCenterPagesController {
     @Next() next: NextFunction,
   ): Promise<void> {
     if (!isSiteLanguage(lang)) return next();
+    // Not kept: queries are as many as readers can type.
     const results = await this.searchPage.execute({ query: queryText(q), language: lang, page: pageNumber(page) });
-    this.send(request, response, results, renderPage.search(this.context(results), results));
+    this.send(request, response, { body: renderPage.search(this.context(results), results), contentType: HTML, lastModified: results.lastModified, contentLanguage: results.locale.requested });
   }
 
   private context(page: { branding: SiteBranding; locale: SiteLocale }): PageContext {
@@ -141,9 +159,21 @@ export class HelpCenterPagesController {
     return new URL(this.http.publicUrl).pathname.replace(/\/+$/, '');
   }
 
-  private send(request: Request, response: Response, page: { locale: SiteLocale; lastModified: Date }, body: string): void {
-    response.setHeader('Content-Language', page.locale.requested);
-    sendPage(request, response, { body, contentType: HTML, lastModified: page.lastModified, csp: this.csp });
+  /** Keeps a page rendered after reading `version` (see PageCache) and returns it as sent. */
+  private keep(key: string, version: string, page: { locale: SiteLocale; lastModified: Date }, body: string): KeptPage {
+    return this.cache.keep(key, version, { body, contentType: HTML, lastModified: page.lastModified, contentLanguage: page.locale.requested });
+  }
+
+  /** Sends the page kept under `key` when it is of the current version; false when there is none. */
+  private sendKept(request: Request, response: Response, key: string, version: string): boolean {
+    const kept = this.cache.get(key, version);
+    if (kept) this.send(request, response, kept);
+    return kept !== null;
+  }
+
+  private send(request: Request, response: Response, page: Omit<KeptPage, 'etag'> & { etag?: string }): void {
+    if (page.contentLanguage) response.setHeader('Content-Language', page.contentLanguage);
+    sendPage(request, response, { body: page.body, contentType: page.contentType, lastModified: page.lastModified, csp: this.csp, etag: page.etag });
   }
 }
 

@@ -54,11 +54,13 @@ export interface PageBody {
   /** The newest change the body shows (Last-Modified); null when it has none to tell. */
   readonly lastModified: Date | null;
   readonly csp: string;
+  /** The body's strong entity tag when already known (a kept page); otherwise computed here. */
+  readonly etag?: string;
 }
 
 /** Sends a page with its validators, or 304 when the client's copy is current. */
 export function sendPage(request: Request, response: Response, page: PageBody): void {
-  const etag = strongEtag(page.body);
+  const etag = page.etag ?? strongEtag(page.body);
   setPageSecurityHeaders(response, page.csp);
   response.setHeader('Cache-Control', PAGE_CACHE_CONTROL);
   response.setHeader('ETag', etag);

@@ -6,6 +6,7 @@ import { GetHelpCenterHomeUseCase } from './application/get-help-center-home.use
 import { GetHelpCenterSectionUseCase } from './application/get-help-center-section.use-case.js';
 import { GetHelpCenterShellUseCase } from './application/get-help-center-shell.use-case.js';
 import { GetHelpCenterSitemapUseCase } from './application/get-help-center-sitemap.use-case.js';
+import { GetHelpCenterVersionUseCase } from './application/get-help-center-version.use-case.js';
 import { HelpCenterArticleBodies } from './application/help-center-article-bodies.js';
 import { HelpCenterReadRepository } from './application/help-center-read.repository.js';
 import { SearchHelpCenterUseCase } from './application/search-help-center.use-case.js';
@@ -21,6 +22,7 @@ export const HELP_CENTER_USE_CASES = [
   GetHelpCenterSitemapUseCase,
   GetHelpCenterFeedUseCase,
   GetHelpCenterShellUseCase,
+  GetHelpCenterVersionUseCase,
 ];
 
 /** What they need inside ContentModule: the read model's SQL adapter and the body renderer (with its cache). */

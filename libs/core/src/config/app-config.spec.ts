@@ -59,6 +59,7 @@ describe('AppConfig.fromEnv', () => {
         publicUrl: 'http://localhost:3000',
         staticUrl: 'http://localhost:3000/static',
         corsOrigins: [],
+        pageCacheBytes: 32 * 1024 * 1024,
       });
       expect(config.database).toEqual({ url: null, poolSize: 10, statementTimeoutMs: 30_000, connectTimeoutMs: 5_000, embeddedOsUser: 'postgres' });
       expect(config.embedded).toBe(true);

@@ -15,6 +15,8 @@ export abstract class HttpConfig {
   declare readonly corsOrigins: readonly string[];
   declare readonly publicUrl: string;
   declare readonly staticUrl: string;
+  /** Bytes of rendered help center pages each API process keeps (HELP_CENTER_PAGE_CACHE_MB; 0: none kept). */
+  declare readonly pageCacheBytes: number;
 }
 
 export abstract class DatabaseConfig {
@@ -203,7 +205,14 @@ export class AppConfig {
     if (appSecret === undefined) throw new ConfigError('APP_SECRET', 'is not set, and no generated secret was provisioned under DATA_DIR');
     return new AppConfig({
       dataDir,
-      http: { host: readString(env, 'HOST', '0.0.0.0'), port, publicUrl, staticUrl, corsOrigins: readCorsOrigins(env) },
+      http: {
+        host: readString(env, 'HOST', '0.0.0.0'),
+        port,
+        publicUrl,
+        staticUrl,
+        corsOrigins: readCorsOrigins(env),
+        pageCacheBytes: readInt(env, 'HELP_CENTER_PAGE_CACHE_MB', 32, { min: 0, max: 16_384 }) * 1024 * 1024,
+      },
       database: {
         url: databaseUrl?.toString() ?? null,
         poolSize: readInt(env, 'DATABASE_POOL_SIZE', 10, { min: 1, max: 200 }),
