@@ -3,11 +3,12 @@ import { userInfo } from 'node:os';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Command, CommanderError } from 'commander';
-import { type AuditActor, loadConfig, ConfigError, createLogger, Database, DomainError, PinoNestLogger, runMigrations } from '#core';
+import { type AuditActor, loadConfig, ConfigError, createLogger, Database, DomainError, HttpConfig, PinoNestLogger, runMigrations, ValidationError } from '#core';
+import { type AdminView, type CreatedAdmin, CreateAdminUseCase, ListAdminsUseCase, RemoveAdminUseCase, ResetAdminPasswordUseCase } from '#admin';
 import { type ApiKey, CreateApiKeyUseCase, ListApiKeysUseCase, RevokeApiKeyUseCase } from '#gateway';
 import { CliModule } from './cli.module.js';
 
-/** `npm run cli -- <command>`: API keys and migrations, against the same database as the service. */
+/** `npm run cli -- <command>`: API keys, admins and migrations, against the same database as the service. */
 async function withContext<T>(options: { migrate: boolean }, work: (app: INestApplicationContext) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
@@ -126,6 +127,107 @@ keys
   .action(async (id: string, options: { json?: boolean }) => {
     const key = await withContext({ migrate: true }, (app) => app.get(RevokeApiKeyUseCase).execute(id, cliActor()));
     print(options.json ? JSON.stringify(describeKey(key)) : `Revoked ${key.id} (${key.props.name})`);
+  });
+
+function describeAdmin(admin: AdminView): Record<string, unknown> {
+  return { id: admin.id, email: admin.email, name: admin.name, createdAt: admin.createdAt.toISOString(), updatedAt: admin.updatedAt.toISOString() };
+}
+
+/** `--password-stdin`: the whole of standard input, less one trailing line break (`printf '%s' "$PW" | …` or `… < file`). */
+async function readPasswordFromStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  if (password.length === 0) throw new UsageError('--password-stdin: standard input was empty');
+  return password;
+}
+
+/** A field the use case refused, named as the option that gave it. */
+async function asUsage<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    const detail = error.details?.[0];
+    const option = detail?.field === 'password' ? 'password' : `--${detail?.field ?? 'input'}`;
+    throw new UsageError(`${option}: ${detail?.message ?? error.message}`);
+  }
+}
+
+/** The generated password, once; nothing when one was given. */
+function printPassword(created: CreatedAdmin): void {
+  if (created.generatedPassword === null) return;
+  print('Generated password (shown only this once; store it now):');
+  print();
+  print(`  ${created.generatedPassword}`);
+  print();
+}
+
+const admins = program.command('admins').description('Create, list, reset the password of and remove admins of the developer settings (/settings)');
+
+admins
+  .command('create')
+  .description('Create an admin; without --password-stdin a strong password is generated and printed once')
+  .requiredOption('--email <email>', 'the email the admin signs in with')
+  .requiredOption('--name <name>', 'the name shown in the settings and the audit log')
+  .option('--password-stdin', 'read the password from standard input (12 to 256 characters, not a common password)')
+  .option('--json', 'print { id, email, name, createdAt, updatedAt, password } as JSON (password: the generated one, or null)')
+  .action(async (options: { email: string; name: string; passwordStdin?: boolean; json?: boolean }) => {
+    const password = options.passwordStdin ? await readPasswordFromStdin() : null;
+    const { created, publicUrl } = await asUsage(
+      withContext({ migrate: true }, async (app) => ({
+        created: await app.get(CreateAdminUseCase).execute({ email: options.email, name: options.name, password }, cliActor()),
+        publicUrl: app.get(HttpConfig).publicUrl,
+      })),
+    );
+    if (options.json) {
+      print(JSON.stringify({ ...describeAdmin(created.admin), password: created.generatedPassword }));
+      return;
+    }
+    print(`Created admin ${created.admin.id} (${created.admin.email})`);
+    printPassword(created);
+    print(`Sign in at ${publicUrl}/settings/sign-in`);
+  });
+
+admins
+  .command('list')
+  .description('List admins (never their password hashes)')
+  .option('--json', 'print a JSON array')
+  .action(async (options: { json?: boolean }) => {
+    const list = await withContext({ migrate: true }, (app) => app.get(ListAdminsUseCase).execute());
+    if (options.json) {
+      print(JSON.stringify(list.map(describeAdmin)));
+      return;
+    }
+    if (list.length === 0) print('No admins. Create one: npm run cli -- admins create --email <email> --name <name>');
+    for (const admin of list) print([admin.id, admin.email, admin.name, `created ${admin.createdAt.toISOString()}`].join('  '));
+  });
+
+admins
+  .command('reset-password')
+  .description("Set an admin's password (generated and printed once without --password-stdin); their sessions end")
+  .argument('<admin>', 'the admin: email or ID (adm_…)')
+  .option('--password-stdin', 'read the new password from standard input')
+  .option('--json', 'print { id, email, name, createdAt, updatedAt, password } as JSON (password: the generated one, or null)')
+  .action(async (ref: string, options: { passwordStdin?: boolean; json?: boolean }) => {
+    const password = options.passwordStdin ? await readPasswordFromStdin() : null;
+    const reset = await asUsage(withContext({ migrate: true }, (app) => app.get(ResetAdminPasswordUseCase).execute(ref, password, cliActor())));
+    if (options.json) {
+      print(JSON.stringify({ ...describeAdmin(reset.admin), password: reset.generatedPassword }));
+      return;
+    }
+    print(`Reset the password of ${reset.admin.id} (${reset.admin.email}); their sessions have ended.`);
+    printPassword(reset);
+  });
+
+admins
+  .command('remove')
+  .description('Remove an admin; their sessions end at once. The last admin cannot be removed (exit code 2)')
+  .argument('<admin>', 'the admin: email or ID (adm_…)')
+  .option('--json', 'print the removed admin as JSON')
+  .action(async (ref: string, options: { json?: boolean }) => {
+    const removed = await withContext({ migrate: true }, (app) => app.get(RemoveAdminUseCase).execute(ref, cliActor()));
+    print(options.json ? JSON.stringify(describeAdmin(removed)) : `Removed admin ${removed.id} (${removed.email})`);
   });
 
 program
