@@ -4,7 +4,7 @@
  *   and from libs/core only its framework-free face (`#core/domain`);
  * - apps import a lib only through its index (`#core`, `#content`, ...), never its inner files;
  * - an app never imports another app (what two apps share lives in a lib);
- * - libs never import apps; libs/core imports no other lib; libs/gateway builds on libs/core only;
+ * - libs never import apps; libs/core imports no other lib; libs/gateway and libs/admin build on libs/core only;
  *   libs reach each other only through their index.
  */
 module.exports = {
@@ -55,6 +55,13 @@ module.exports = {
       comment: 'libs/gateway (API keys, auth, rate limits, idempotency, HTTP plumbing) depends on libs/core and nothing else.',
       from: { path: '^libs/gateway/' },
       to: { path: '^libs/(?!core/|gateway/)' },
+    },
+    {
+      name: 'admin-builds-on-core-only',
+      severity: 'error',
+      comment: 'libs/admin (admin accounts, sessions, setup links, sign-in throttling) depends on libs/core and nothing else.',
+      from: { path: '^libs/admin/' },
+      to: { path: '^libs/(?!core/|admin/)' },
     },
     {
       name: 'libs-use-other-lib-index',
