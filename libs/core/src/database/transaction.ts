@@ -49,6 +49,17 @@ export class TransactionHost extends UnitOfWork {
     return result.rows as R[];
   }
 
+  /**
+   * `query` as a named prepared statement outside a transaction: parsed and planned once per pooled connection the
+   * first time `name` runs there, then only bound and executed. For hot reads whose planning costs more than their
+   * execution. One name per statement text, for the life of the process. Inside a transaction it is `query`.
+   */
+  async prepared<R>(name: string, sql: string, params: readonly unknown[] = []): Promise<R[]> {
+    if (this.inTransaction) return this.query<R>(sql, params);
+    const result = await this.database.pool.query({ name, text: sql, values: [...params] });
+    return result.rows as R[];
+  }
+
   /** Runs `work` outside the current transaction, if any (e.g. a batch shared by many callers). */
   outside<T>(work: () => T): T {
     return this.storage.exit(work);

@@ -7,7 +7,7 @@ export const SITE_CSS = `
 :root{--accent:#1d5bbf;--on-accent:#fff;--link:#1d5bbf;--focus:#1d5bbf;--text:#1d2025;--muted:#4f5664;--line:#d5d9e0;--surface:#f5f6f8;--radius:.5rem;color-scheme:light}
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
-body{margin:0;font:1rem/1.6 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--text);background:#fff;overflow-wrap:break-word}
+body{margin:0;min-height:100vh;display:flex;flex-direction:column;font:1rem/1.6 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--text);background:#fff;overflow-wrap:break-word}
 h1,h2,h3,h4{line-height:1.25;overflow-wrap:anywhere}
 h1{font-size:clamp(1.6rem,4vw,2.2rem);margin:.2em 0 .5em}
 h2{font-size:1.35rem;margin:1.6em 0 .6em}
@@ -37,7 +37,7 @@ img{max-width:100%;height:auto}
 .button,.search-form button,.feedback button{font:inherit;font-weight:600;padding:.55rem 1rem;border-radius:var(--radius);border:2px solid var(--link);background:var(--link);color:#fff;cursor:pointer}
 .site-header .search-form button{background:var(--on-accent);color:var(--accent);border-color:var(--on-accent)}
 .feedback button.secondary{background:#fff;color:var(--link)}
-main{display:block;padding:1.5rem 0 3rem}
+main{display:block;flex:1 0 auto;padding:1.5rem 0 3rem}
 main:focus{outline:none}
 .lead{font-size:1.1rem;color:var(--muted);margin-top:0}
 .breadcrumbs ol{display:flex;flex-wrap:wrap;margin:0 0 1rem;padding:0;list-style:none;color:var(--muted);font-size:.95rem}

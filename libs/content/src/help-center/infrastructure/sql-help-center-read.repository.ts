@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, TransactionHost } from '#core';
+import { TransactionHost } from '#core';
 import {
   type ArticleLinkRow,
   type ArticleLookup,
@@ -155,24 +155,18 @@ function crumb(row: CrumbCollectionRow): CrumbCollectionRow {
 
 /**
  * The public help center's reads in PostgreSQL, plain SQL. Each read is one statement (independent ones run at
- * once), and each runs as a named prepared statement when outside a transaction: planned once per connection,
- * which matters here (the article page's statement takes longer to plan than to run). Inside a transaction they go
- * through it like any repository's.
+ * once), and each is a named prepared statement (TransactionHost.prepared): planned once per connection, which
+ * matters here (the article page's statement takes longer to plan than to run).
  */
 @Injectable()
 export class SqlHelpCenterReadRepository extends HelpCenterReadRepository {
-  constructor(
-    private readonly tx: TransactionHost,
-    private readonly database: Database,
-  ) {
+  constructor(private readonly tx: TransactionHost) {
     super();
   }
 
   /** `sql` under `name` (one name per statement text), prepared on each pooled connection the first time it runs there. */
-  private async read<R>(name: string, sql: string, params: readonly unknown[] = []): Promise<R[]> {
-    if (this.tx.inTransaction) return this.tx.query<R>(sql, params);
-    const result = await this.database.pool.query({ name: `help_center_${name}`, text: sql, values: [...params] });
-    return result.rows as R[];
+  private read<R>(name: string, sql: string, params: readonly unknown[] = []): Promise<R[]> {
+    return this.tx.prepared<R>(`help_center_${name}`, sql, params);
   }
 
   async contentVersion(): Promise<string> {
