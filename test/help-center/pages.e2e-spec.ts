@@ -301,6 +301,8 @@ describe('the public help center over HTTP', () => {
       expect(xml).not.toContain(f.draftSlug);
       expect(xml).not.toContain(f.trashedSlug);
       expectPageHeaders(res);
+      // A sitemap this small is one file: there are no numbered parts.
+      for (const path of ['/sitemaps/1.xml', '/sitemaps/0.xml', '/sitemaps/x.xml']) await t.http.get(path).expect(404);
     });
 
     it('robots.txt points at the sitemap', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Feed, Sitemap } from '#content';
-import { atomFeed, robotsTxt, sitemapXml, xmlText } from './feeds.js';
+import { atomFeed, robotsTxt, SITEMAP_MAX_URLS, sitemapPartXml, sitemapXml, xmlText } from './feeds.js';
 
 const DATE = new Date('2026-11-20T10:30:00.000Z');
 const LOCALE = { requested: 'en', defaultLanguage: 'en', languages: ['en', 'fr'] };
@@ -31,6 +31,35 @@ describe('sitemap, feed and robots', () => {
     expect(xml).not.toContain('/fr/articles/english-only');
     expect(xml).toContain('<loc>https://help.example.com/fr/collections/billing</loc>');
     expect(xml).toContain('<loc>https://help.example.com/fr/</loc>');
+  });
+
+  it('sitemap past its URL limit: an index of numbered parts, each at most the limit, together every URL once', () => {
+    expect(SITEMAP_MAX_URLS).toBe(50_000);
+    const later = new Date('2026-11-22T08:00:00.000Z');
+    const sitemap: Sitemap = {
+      locale: { requested: 'en', defaultLanguage: 'en', languages: ['en'] },
+      collections: [],
+      articles: Array.from({ length: 9 }, (_, i) => ({ slug: `a${i}`, lastModified: i === 7 ? later : DATE, languages: ['en'] })),
+    };
+    // Ten URLs (the home page, whose lastmod is the newest change, and nine articles), four per part: three parts,
+    // each dated by the newest change it lists.
+    const index = sitemapXml(sitemap, 'https://help.example.com', 4);
+    expect(index).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">' +
+        '<sitemap><loc>https://help.example.com/sitemaps/1.xml</loc><lastmod>2026-11-22T08:00:00.000Z</lastmod></sitemap>' +
+        '<sitemap><loc>https://help.example.com/sitemaps/2.xml</loc><lastmod>2026-11-20T10:30:00.000Z</lastmod></sitemap>' +
+        '<sitemap><loc>https://help.example.com/sitemaps/3.xml</loc><lastmod>2026-11-22T08:00:00.000Z</lastmod></sitemap>' +
+        '</sitemapindex>\n',
+    );
+    const parts = [1, 2, 3].map((n) => sitemapPartXml(sitemap, 'https://help.example.com', n, 4)!);
+    const locs = parts.map((xml) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]));
+    expect(locs.map((l) => l.length)).toEqual([4, 4, 2]);
+    expect(locs.flat()).toEqual(['https://help.example.com/', ...sitemap.articles.map((a) => `https://help.example.com/articles/${a.slug}`)]);
+    expect(parts[0]!.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset ')).toBe(true);
+    for (const n of [0, 4, -1]) expect(sitemapPartXml(sitemap, 'https://help.example.com', n, 4)).toBeNull();
+    // Within the limit: one file, and no parts.
+    expect(sitemapXml(sitemap, 'https://help.example.com', 10)).toContain('<urlset ');
+    expect(sitemapPartXml(sitemap, 'https://help.example.com', 1, 10)).toBeNull();
   });
 
   it('feed: Atom with self link, entries newest first, hostile titles escaped', () => {

@@ -59,7 +59,16 @@ function iso(date: Date): string {
  * Every live article in each language it is live in, with `lastmod` and its language alternates (each language's URL
  * lists them all, itself included, plus x-default), every collection, and the home page in each language.
  */
-export function sitemapXml(sitemap: Sitemap, publicUrl: string): string {
+/** The most URLs one sitemap file may list (sitemaps.org); past it, /sitemap.xml is an index of numbered parts. */
+export const SITEMAP_MAX_URLS = 50_000;
+
+interface SitemapEntry {
+  readonly xml: XmlElement;
+  readonly lastModified: Date | null;
+}
+
+/** Every `<url>` of the site: the home page and each collection in every language, each live article in its languages. */
+function sitemapEntries(sitemap: Sitemap, publicUrl: string): SitemapEntry[] {
   const urls = new SiteUrls(publicUrl, sitemap.locale);
   const { languages, defaultLanguage } = sitemap.locale;
   const alternatesOf = (pathIn: (language: string) => string, among: readonly string[]): XmlElement[] =>
@@ -69,19 +78,50 @@ export function sitemapXml(sitemap: Sitemap, publicUrl: string): string {
           ...among.map((language) => el('xhtml:link', { rel: 'alternate', hreflang: language, href: urls.absolute(pathIn(language)) })),
           el('xhtml:link', { rel: 'alternate', hreflang: 'x-default', href: urls.absolute(pathIn(defaultLanguage)) }),
         ];
-  const entries = (pathIn: (language: string) => string, among: readonly string[], lastModified?: Date): XmlElement[] =>
-    among.map((language) =>
-      el('url', undefined, el('loc', undefined, urls.absolute(pathIn(language))), ...(lastModified ? [el('lastmod', undefined, iso(lastModified))] : []), ...alternatesOf(pathIn, among)),
-    );
-  return xmlDocument(
-    el(
-      'urlset',
-      { xmlns: 'http://www.sitemaps.org/schemas/sitemap/0.9', 'xmlns:xhtml': 'http://www.w3.org/1999/xhtml' },
-      ...entries((language) => urls.home(language), languages, lastModifiedOf(sitemap) ?? undefined),
-      ...sitemap.collections.flatMap((collection) => entries((language) => urls.collection(collection.shortId, language), languages, collection.lastModified)),
-      ...sitemap.articles.flatMap((article) => entries((language) => urls.article(article.slug, language), article.languages, article.lastModified)),
-    ),
-  );
+  const entries = (pathIn: (language: string) => string, among: readonly string[], lastModified: Date | null): SitemapEntry[] =>
+    among.map((language) => ({
+      xml: el('url', undefined, el('loc', undefined, urls.absolute(pathIn(language))), ...(lastModified ? [el('lastmod', undefined, iso(lastModified))] : []), ...alternatesOf(pathIn, among)),
+      lastModified,
+    }));
+  return [
+    ...entries((language) => urls.home(language), languages, lastModifiedOf(sitemap)),
+    ...sitemap.collections.flatMap((collection) => entries((language) => urls.collection(collection.shortId, language), languages, collection.lastModified)),
+    ...sitemap.articles.flatMap((article) => entries((language) => urls.article(article.slug, language), article.languages, article.lastModified)),
+  ];
+}
+
+function urlSet(entries: readonly SitemapEntry[]): string {
+  return xmlDocument(el('urlset', { xmlns: 'http://www.sitemaps.org/schemas/sitemap/0.9', 'xmlns:xhtml': 'http://www.w3.org/1999/xhtml' }, ...entries.map((entry) => entry.xml)));
+}
+
+function newestOf(entries: readonly SitemapEntry[]): Date | null {
+  let newest: Date | null = null;
+  for (const { lastModified } of entries) if (lastModified && (newest === null || lastModified > newest)) newest = lastModified;
+  return newest;
+}
+
+/**
+ * `/sitemap.xml`: every URL of the site when they are at most `maxUrls`; otherwise a sitemap index of the parts
+ * `/sitemaps/1.xml`, `/sitemaps/2.xml`, … of `maxUrls` URLs each (in a stable order: home, collections, articles
+ * oldest first), each with the newest change it lists.
+ */
+export function sitemapXml(sitemap: Sitemap, publicUrl: string, maxUrls = SITEMAP_MAX_URLS): string {
+  const entries = sitemapEntries(sitemap, publicUrl);
+  if (entries.length <= maxUrls) return urlSet(entries);
+  const urls = new SiteUrls(publicUrl, sitemap.locale);
+  const parts: XmlElement[] = [];
+  for (let start = 0, n = 1; start < entries.length; start += maxUrls, n += 1) {
+    const newest = newestOf(entries.slice(start, start + maxUrls));
+    parts.push(el('sitemap', undefined, el('loc', undefined, urls.absolute(`/sitemaps/${n}.xml`)), ...(newest ? [el('lastmod', undefined, iso(newest))] : [])));
+  }
+  return xmlDocument(el('sitemapindex', { xmlns: 'http://www.sitemaps.org/schemas/sitemap/0.9' }, ...parts));
+}
+
+/** Part `n` (from 1) of a sitemap too large for one file; null when there is no such part (or one file holds it all). */
+export function sitemapPartXml(sitemap: Sitemap, publicUrl: string, n: number, maxUrls = SITEMAP_MAX_URLS): string | null {
+  const entries = sitemapEntries(sitemap, publicUrl);
+  if (entries.length <= maxUrls || n < 1 || (n - 1) * maxUrls >= entries.length) return null;
+  return urlSet(entries.slice((n - 1) * maxUrls, n * maxUrls));
 }
 
 /** The newest change the sitemap lists (its Last-Modified); null when it lists nothing with a date. */

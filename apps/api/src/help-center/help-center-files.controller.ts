@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { HttpConfig } from '#core';
 import { Public } from '#gateway';
 import { GetHelpCenterFeedUseCase, GetHelpCenterSitemapUseCase } from '#content';
-import { atomFeed, lastModifiedOf, robotsTxt, sitemapXml } from './feeds.js';
+import { atomFeed, lastModifiedOf, robotsTxt, sitemapPartXml, sitemapXml } from './feeds.js';
 import { HelpCenterErrorFilter } from './help-center-error.filter.js';
 import { isSiteLanguage } from './help-center-pages.controller.js';
 import { sendStaticAsset } from '../common/html/static-assets.js';
@@ -37,6 +37,17 @@ export class HelpCenterFilesController {
   async sitemapXml(@Req() request: Request, @Res() response: Response): Promise<void> {
     const sitemap = await this.sitemap.execute();
     sendPage(request, response, { body: sitemapXml(sitemap, this.http.publicUrl), contentType: 'application/xml; charset=utf-8', lastModified: lastModifiedOf(sitemap), csp: this.csp });
+  }
+
+  /** `/sitemaps/{n}.xml`: a part of a sitemap past 50,000 URLs (see sitemapXml); 404 otherwise. */
+  @Get(SITE_PATHS.sitemapPart)
+  async sitemapPart(@Param('file') file: string, @Req() request: Request, @Res() response: Response, @Next() next: NextFunction): Promise<void> {
+    const part = /^([1-9][0-9]{0,5})\.xml$/.exec(file);
+    if (!part) return next();
+    const sitemap = await this.sitemap.execute();
+    const body = sitemapPartXml(sitemap, this.http.publicUrl, Number(part[1]));
+    if (body === null) return next();
+    sendPage(request, response, { body, contentType: 'application/xml; charset=utf-8', lastModified: lastModifiedOf(sitemap), csp: this.csp });
   }
 
   @Get(SITE_PATHS.robots)

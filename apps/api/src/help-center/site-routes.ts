@@ -14,6 +14,7 @@ export const SITE_PATHS = {
   search: ['search', ':lang/search'],
   feed: ['feed.xml', ':lang/feed.xml'],
   sitemap: ['sitemap.xml'],
+  sitemapPart: ['sitemaps/:file'],
   robots: ['robots.txt'],
   asset: ['assets/:name'],
 } satisfies Record<string, string[]>;
