@@ -271,7 +271,7 @@ describe('the public help center over HTTP', () => {
       }
     });
 
-    it('assets: hashed names, immutable for a year, unknown or stale names 404', async () => {
+    it('assets: hashed names, immutable for a year; another version\'s hash gets this version\'s file, not stored; unknown names 404', async () => {
       const page = (await html('/').expect(200)).text;
       const urls = [...page.matchAll(/(?:href|src)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
       expect(urls).toEqual([expect.stringMatching(/^\/assets\/site\.\w{12}\.css$/), expect.stringMatching(/^\/assets\/theme-0b6e4f\.\w{12}\.css$/), expect.stringMatching(/^\/assets\/help-center\.\w{12}\.js$/)]);
@@ -283,9 +283,25 @@ describe('the public help center over HTTP', () => {
         await t.http.get(url).set('If-None-Match', res.headers['etag']!).expect(304);
       }
       expect((await t.http.get(urls[1]!)).text).toContain('--accent:#0b6e4f');
-      await t.http.get('/assets/site.000000000000.css').expect(404);
-      await t.http.get(urls[1]!.replace('0b6e4f', '0b6e50')).expect(404);
-      await t.http.get('/assets/nope.js').expect(404);
+      // Another version's hash (a page of a newer or older process in a rolling deploy): this version's file, never stored.
+      const stylesheet = await t.http.get(urls[0]!);
+      const standIns: Array<[string, string]> = [
+        ['/assets/site.000000000000.css', stylesheet.text],
+        [urls[2]!.replace(/\.\w{12}\.js$/, '.AAAAAAAAAAAA.js'), (await t.http.get(urls[2]!)).text],
+      ];
+      for (const [url, body] of standIns) {
+        const res = await t.http.get(url).expect(200);
+        expect(res.text).toBe(body);
+        expect(res.headers['cache-control']).toBe('no-store');
+        expect(res.headers['etag']).toBeUndefined();
+      }
+      const otherAccent = await t.http.get(urls[1]!.replace('0b6e4f', '0b6e50')).expect(200);
+      expect(otherAccent.text).toContain('--accent:#0b6e50');
+      expect(otherAccent.headers['cache-control']).toBe('no-store');
+      for (const url of ['/assets/nope.js', '/assets/site.css', '/assets/site.000000000000.js', '/assets/help-center.000000000000.css', '/assets/theme-zzzzzz.000000000000.css']) {
+        const res = await t.http.get(url).expect(404);
+        expect(res.headers['cache-control']).toBe('no-store');
+      }
     });
   });
 

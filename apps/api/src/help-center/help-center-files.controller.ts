@@ -9,7 +9,7 @@ import { HelpCenterErrorFilter } from './help-center-error.filter.js';
 import { isSiteLanguage } from './help-center-pages.controller.js';
 import { sendStaticAsset } from '../common/html/static-assets.js';
 import { contentSecurityPolicy, sendPage } from './page-response.js';
-import { siteAsset } from './site-assets.js';
+import { siteAsset, siteAssetStandIn } from './site-assets.js';
 import { SITE_PATHS } from './site-routes.js';
 
 /**
@@ -62,9 +62,15 @@ export class HelpCenterFilesController {
     sendPage(request, response, { body: atomFeed(feed, this.http.publicUrl), contentType: 'application/atom+xml; charset=utf-8', lastModified: feed.lastModified, csp: this.csp });
   }
 
-  /** `/assets/<name>.<hash>.css|js`: the name changes with the content, so it is cached for a year and never revalidated. */
+  /**
+   * `/assets/<name>.<hash>.css|js`: the name changes with the content, so it is cached for a year and never
+   * revalidated. Another version's hash (a rolling deploy) gets this version's file, not stored (sendStaticAsset).
+   */
   @Get(SITE_PATHS.asset)
   asset(@Param('name') name: string, @Req() request: Request, @Res() response: Response): void {
-    sendStaticAsset(request, response, siteAsset(name));
+    const exact = siteAsset(name);
+    if (exact) return sendStaticAsset(request, response, exact);
+    const standIn = siteAssetStandIn(name);
+    sendStaticAsset(request, response, standIn, { standIn: standIn !== null });
   }
 }

@@ -41,6 +41,20 @@ export function themeStylesheetName(accentColor: string | null): string {
   return name;
 }
 
+const HASHED_NAME = /^(site|help-center)\.[0-9A-Za-z]{12}\.(css|js)$/;
+
+/**
+ * This process's version of a file asked for under another version's hash (`site.<other hash>.css`,
+ * `help-center.<other hash>.js`, `theme-<rrggbb>.<other hash>.css`): what a rolling deploy's mixed processes need
+ * to serve each other's pages styled. Null for names that are no asset's.
+ */
+export function siteAssetStandIn(name: string): SiteAsset | null {
+  const hashed = HASHED_NAME.exec(name);
+  if (hashed) return hashed[1] === 'site' && hashed[2] === 'css' ? STYLESHEET : hashed[1] === 'help-center' && hashed[2] === 'js' ? SCRIPT : null;
+  const theme = THEME_NAME.exec(name);
+  return theme ? themeAsset(themeOf(`#${theme[1]!}`)) : null;
+}
+
 /** The file served under a name, or null (unknown name, or a hash that is not this content's). */
 export function siteAsset(name: string): SiteAsset | null {
   if (name === STYLESHEET_NAME) return STYLESHEET;
