@@ -17,6 +17,7 @@ import {
   ListAdminsUseCase,
   ListAuditEntriesUseCase,
   ListOwnSessionsUseCase,
+  PruneAdminSessionsUseCase,
   RemoveAdminUseCase,
   ResetAdminPasswordUseCase,
   RevokeOwnSessionUseCase,
@@ -332,6 +333,27 @@ describe('admin use cases (real PostgreSQL)', () => {
       }
       clock.advance(end - clock.now().getTime() + 1);
       expect(await use(AuthenticateSessionUseCase).execute(cookieValue)).toBeNull();
+    });
+
+    it('the hourly prune deletes sessions past their idle expiry and spent sign-in counters; live ones stay', async () => {
+      const idle = await createAdmin('PrunedIdle');
+      const active = await createAdmin('PrunedActive');
+      await signIn(idle.email);
+      clock.advance((IDLE_MINUTES - 10) * MINUTE);
+      const { cookieValue } = await signIn(active.email);
+      const ip = freshIp();
+      await failure(signIn(idle.email, 'not the password at all', ip));
+      const counters = async () => (await t.rows<{ n: number }>('SELECT count(*)::int AS n FROM admin_sign_in_throttle WHERE key = $1 OR key = $2', [idle.email.toLowerCase(), ip]))[0]!.n;
+      expect(await counters()).toBe(2);
+      // Past the idle admin's idle expiry and the counters' 15-minute window; within the active admin's.
+      clock.advance(16 * MINUTE);
+      await use(PruneAdminSessionsUseCase).execute();
+      const sessionsOf = async (adminId: string) => (await t.rows<{ n: number }>('SELECT count(*)::int AS n FROM admin_sessions WHERE admin_id = $1', [adminId]))[0]!.n;
+      expect(await sessionsOf(idle.id)).toBe(0);
+      expect(await sessionsOf(active.id)).toBe(1);
+      expect(await use(AuthenticateSessionUseCase).execute(cookieValue)).not.toBeNull();
+      // The failed attempt's counters (account and address) are spent once their 15-minute window is over.
+      expect(await counters()).toBe(0);
     });
 
     it('last_seen_at is written at most once a minute', async () => {

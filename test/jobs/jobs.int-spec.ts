@@ -162,7 +162,12 @@ class IdleRecoverTasksProcessor extends JobProcessor<JobName.RecoverTasks> {
   async handle(): Promise<void> {}
 }
 
-const OTHER_JOBS = [IdleDeliverWebhookProcessor, IdlePruneWebhookDeliveriesProcessor, IdleRunTaskProcessor, IdleRecoverTasksProcessor];
+@ProcessesJob(JobName.PruneAdminSessions)
+class IdlePruneAdminSessionsProcessor extends JobProcessor<JobName.PruneAdminSessions> {
+  async handle(): Promise<void> {}
+}
+
+const OTHER_JOBS = [IdleDeliverWebhookProcessor, IdlePruneWebhookDeliveriesProcessor, IdleRunTaskProcessor, IdleRecoverTasksProcessor, IdlePruneAdminSessionsProcessor];
 
 async function compileModule(
   config: AppConfig,

@@ -12,7 +12,7 @@ import {
   RateLimitGuard,
   RouteScopesVerifier,
 } from '#gateway';
-import { AdminModule } from '#admin';
+import { AdminJobsModule, AdminModule } from '#admin';
 import { ContentModule } from '#content';
 import { FeedbackModule } from '#feedback';
 import { TasksJobsModule, TasksModule } from '#tasks';
@@ -58,7 +58,7 @@ export class ApiModule implements NestModule {
         SettingsModule,
         AdminModule,
         // The same job processors as the worker (apps/worker/src/worker.module.ts).
-        ...(options.runsJobs ? [GatewayJobsModule, TasksJobsModule, WebhooksJobsModule] : []),
+        ...(options.runsJobs ? [GatewayJobsModule, TasksJobsModule, WebhooksJobsModule, AdminJobsModule] : []),
       ],
       // ArticleTranslationsController before ArticlesController: /articles/search and
       // /articles/translations/missing must be matched before /articles/:id.

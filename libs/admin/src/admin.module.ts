@@ -11,6 +11,7 @@ import { IssueSetupTokenUseCase } from './application/issue-setup-token.use-case
 import { ListAdminsUseCase } from './application/list-admins.use-case.js';
 import { ListAuditEntriesUseCase } from './application/list-audit-entries.use-case.js';
 import { ListOwnSessionsUseCase } from './application/list-own-sessions.use-case.js';
+import { PruneAdminSessionsUseCase } from './application/prune-admin-sessions.use-case.js';
 import { PasswordHasher } from './application/password-hasher.js';
 import { PasswordPolicy } from './application/password-policy.js';
 import { RemoveAdminUseCase } from './application/remove-admin.use-case.js';
@@ -44,6 +45,7 @@ const useCases = [
   RemoveAdminUseCase,
   ResetAdminPasswordUseCase,
   ListAuditEntriesUseCase,
+  PruneAdminSessionsUseCase,
 ];
 
 /** Admins of the developer settings: accounts, passwords, sessions, setup links, sign-in throttling, the audit log's reading. */

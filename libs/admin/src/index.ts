@@ -41,3 +41,5 @@ export { type CreateAdminCommand, CreateAdminUseCase } from './application/creat
 export { RemoveAdminUseCase } from './application/remove-admin.use-case.js';
 export { ResetAdminPasswordUseCase } from './application/reset-admin-password.use-case.js';
 export { ListAuditEntriesUseCase } from './application/list-audit-entries.use-case.js';
+export { PruneAdminSessionsUseCase } from './application/prune-admin-sessions.use-case.js';
+export { AdminJobsModule } from './jobs/admin-jobs.module.js';

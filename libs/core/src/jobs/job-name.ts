@@ -15,6 +15,8 @@ export enum JobName {
   RunTask = 'run-task',
   /** Puts tasks left `running` by a dead worker back in the queue. */
   RecoverTasks = 'recover-tasks',
+  /** Deletes expired admin sessions and spent sign-in throttle counters (hourly). */
+  PruneAdminSessions = 'prune-admin-sessions',
 }
 
 /** Payload of each job. Payloads are JSON: dates travel as ISO strings. */
@@ -25,6 +27,7 @@ export interface JobPayloads {
   [JobName.PruneWebhookDeliveries]: Record<string, never>;
   [JobName.RunTask]: { taskId: string };
   [JobName.RecoverTasks]: Record<string, never>;
+  [JobName.PruneAdminSessions]: Record<string, never>;
 }
 
 export const ALL_JOB_NAMES: readonly JobName[] = Object.values(JobName);
