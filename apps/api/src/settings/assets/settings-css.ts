@@ -27,7 +27,7 @@ a.button{display:inline-block;text-decoration:none;color:#fff}
 .inline-form{display:inline}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .buttons{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center;margin-top:1.5rem}
-.table-wrap{overflow-x:auto;margin:1rem 0 1.5rem;border:1px solid var(--line);border-radius:var(--radius);background:#fff}
+.table-wrap{position:relative;overflow-x:auto;margin:1rem 0 1.5rem;border:1px solid var(--line);border-radius:var(--radius);background:#fff}
 .table-wrap:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 table.data{border-collapse:collapse;width:100%;font-size:.95rem}
 .data caption{text-align:left;font-weight:700;padding:.6rem .75rem;border-bottom:1px solid var(--line)}
@@ -42,6 +42,7 @@ table.data{border-collapse:collapse;width:100%;font-size:.95rem}
 .badge-bad{color:var(--danger);background:var(--danger-bg)}
 .badge-muted{color:var(--muted);background:var(--surface)}
 .scopes{display:flex;flex-wrap:wrap;gap:.25rem;margin:0;padding:0;list-style:none}
+.scopes code{white-space:nowrap}
 .form{max-width:44rem}
 .field{margin:0 0 1.25rem}
 .field>label,.field>legend{display:block;font-weight:700;margin:0 0 .3rem}
@@ -71,7 +72,7 @@ fieldset.field>legend{padding:0 .3rem}
 .danger-box{padding:.75rem 1rem;border:1px solid var(--danger);border-left-width:5px;border-radius:var(--radius);background:var(--danger-bg);margin:0 0 1.5rem}
 .secret{padding:1rem;border:2px solid var(--link);border-radius:var(--radius);background:#fff;max-width:56rem}
 .secret-row{display:flex;flex-wrap:wrap;gap:.5rem}
-.secret-row input{flex:1 1 16rem;min-width:0}
+.secret-row input{flex:1 1 16rem;min-width:0;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .copy-status{margin:.4rem 0 0;font-weight:600;color:var(--ok)}
 .copy-status:empty{margin:0}
 dl.facts{display:grid;grid-template-columns:minmax(9rem,max-content) minmax(0,1fr);gap:.4rem 1.25rem;margin:0 0 1.5rem}
