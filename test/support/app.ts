@@ -27,6 +27,8 @@ export interface TestAppOptions {
   readonly env?: Record<string, string>;
   /** Where the app logs (silent when omitted). */
   readonly logger?: Logger;
+  /** The port to listen on (a random one when omitted): for a PUBLIC_URL that must name the server itself. */
+  readonly port?: number;
 }
 
 export interface TestApp {
@@ -63,7 +65,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
   const config = AppConfig.fromEnv(env);
   const app = await createApiApp(config, { runsJobs: options.runsJobs ?? true, logger: options.logger ?? createLogger('silent') });
-  await app.listen(0, '127.0.0.1');
+  await app.listen(options.port ?? 0, '127.0.0.1');
   const url = await app.getUrl();
   const http = supertest(app.getHttpServer());
   return {
