@@ -68,7 +68,7 @@ export class SettingsErrorFilter implements ExceptionFilter {
   /** The page a refused POST came from (the action's URL without its last segment), within the settings. */
   private backOf(request: SettingsRequest): { href: string; label: string } | undefined {
     if (!request.settings?.auth) return undefined;
-    const path = request.originalUrl.split('?')[0]!;
+    const path = `${this.urls.base}${request.originalUrl.split('?')[0]!}`;
     const parent = request.method === 'POST' ? path.replace(/\/[^/]+$/, '') : path;
     return { href: this.urls.afterSignIn(parent), label: 'Go back' };
   }

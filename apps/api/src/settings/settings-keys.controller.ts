@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { Clock, NotFoundError } from '#core';
 import { type ApiKey, CreateApiKeyUseCase, ListApiKeysUseCase, RevokeApiKeyUseCase } from '#gateway';
 import { SettingsController } from './controllers.js';
+import { expiryOf } from './http/form.js';
 import { formOf, type SettingsRequest } from './http/settings-request.js';
 import { formErrorsOf, SettingsPages } from './settings-pages.js';
 import type { NewKeyValues } from './views/keys-views.js';
@@ -10,22 +11,6 @@ import type { FormErrors } from './views/parts.js';
 import { renderSettings } from './views/pages.js';
 
 const KEY_FIELDS = { name: 'key-name', scopes: 'key-scopes', expires_at: 'key-expires', expiresAt: 'key-expires' };
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/**
- * The last day a key works, from the form's date (`YYYY-MM-DD`): it expires at the end of that day, UTC. Empty is
- * no expiry; a malformed or impossible date is an error for the field.
- */
-export function expiryOf(text: string): Date | null | 'invalid' {
-  if (text.trim() === '') return null;
-  const match = DATE.exec(text.trim());
-  if (!match) return 'invalid';
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const start = new Date(Date.UTC(year, month - 1, day));
-  if (start.getUTCFullYear() !== year || start.getUTCMonth() !== month - 1 || start.getUTCDate() !== day) return 'invalid';
-  return new Date(start.getTime() + 24 * 3600 * 1000);
-}
-
 /** API keys: the list, the create form (the key shown once, in the POST's own answer), revoke with confirmation. */
 @SettingsController()
 export class SettingsKeysController {

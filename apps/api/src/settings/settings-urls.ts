@@ -97,13 +97,15 @@ export class SettingsUrls {
 
   /**
    * Where to go after signing in: `next` when it is a settings page of this site (a path under `<base>/settings`,
-   * not the sign-in or setup page, no scheme, host or `//`), else the keys page. An open redirect is never possible.
+   * not the sign-in or setup page; no `//`, backslash, white space, dot segment or encoded slash or dot), else the
+   * keys page. An open redirect is never possible.
    */
   afterSignIn(next: string | undefined): string {
     if (next === undefined || next.length > 2000) return this.keys();
     if (!next.startsWith(`${this.root}/`) && next !== this.root) return this.keys();
-    if (/[\\\s]|\/\/|%2f|%5c/i.test(next.slice(this.root.length))) return this.keys();
     const path = next.split('?')[0]!;
+    if (/[\\\s#]|\/\/|%2f|%5c|%2e|\/\.\.?(\/|$)/i.test(path.slice(this.root.length))) return this.keys();
+    if (/[\\\s#]/.test(next)) return this.keys();
     if (path === this.signIn() || path === this.setup() || path === this.signOut()) return this.keys();
     return next;
   }

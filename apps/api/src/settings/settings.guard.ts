@@ -29,6 +29,8 @@ export function NoSession(): MethodDecorator & ClassDecorator {
 @Injectable()
 export class SettingsGuard implements CanActivate {
   private readonly publicOrigin: string;
+  /** PUBLIC_URL's path: the app may be served under a prefix its proxy strips, which the browser's URLs keep. */
+  private readonly basePath: string;
 
   constructor(
     private readonly reflector: Reflector,
@@ -36,6 +38,7 @@ export class SettingsGuard implements CanActivate {
     http: HttpConfig,
   ) {
     this.publicOrigin = new URL(http.publicUrl).origin;
+    this.basePath = new URL(http.publicUrl).pathname.replace(/\/+$/, '');
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -49,7 +52,7 @@ export class SettingsGuard implements CanActivate {
     if (!noSession) {
       const cookie = cookies.get(SESSION_COOKIE);
       const auth = cookie ? await this.authenticate.execute(cookie) : null;
-      if (!auth) throw new SignInRequired(request.method === 'GET' ? request.originalUrl : undefined, cookie !== undefined);
+      if (!auth) throw new SignInRequired(request.method === 'GET' ? `${this.basePath}${request.originalUrl}` : undefined, cookie !== undefined);
       request.settings.auth = auth;
     }
     if (request.method === 'POST') {

@@ -48,3 +48,19 @@ export async function readForm(request: Request, response: Response): Promise<Fo
   }
   return new Form(fields);
 }
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * The last day a key works, from the form's date (`YYYY-MM-DD`): it expires at the end of that day, UTC. Empty is
+ * no expiry; a malformed or impossible date is an error for the field.
+ */
+export function expiryOf(text: string): Date | null | 'invalid' {
+  if (text.trim() === '') return null;
+  const match = DATE.exec(text.trim());
+  if (!match) return 'invalid';
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const start = new Date(Date.UTC(year, month - 1, day));
+  if (start.getUTCFullYear() !== year || start.getUTCMonth() !== month - 1 || start.getUTCDate() !== day) return 'invalid';
+  return new Date(start.getTime() + 24 * 3600 * 1000);
+}
