@@ -157,7 +157,9 @@ describe('OpenAPI document and reference', () => {
       .map((route) => `${Object.keys(route.methods)[0]!.toUpperCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
       .filter((route) => !/^GET \/docs(\/|$)/.test(route) && route !== 'GET /v1/openapi.json')
       // The public help center's HTML pages (apps/api/src/help-center) are a site, not API operations.
-      .filter((route) => !SITE_ROUTES.includes(route));
+      .filter((route) => !SITE_ROUTES.includes(route))
+      // So are the developer settings' pages and forms (apps/api/src/settings), all under /settings.
+      .filter((route) => !/^[A-Z]+ \/settings(\/|$)/.test(route));
     expect(served.sort()).toEqual([...SERVED].sort());
   });
 
