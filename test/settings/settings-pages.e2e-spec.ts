@@ -206,6 +206,10 @@ describe('every page', () => {
       expect(res.text).toContain('<html lang="en"');
     }
     expectSettingsHeaders(endpoint, 'the secret page');
+    // A stale or forged page link is the use case's refusal as a page, not a fault.
+    const stale = await admin.get('/settings/audit?cursor=forged');
+    expect(stale.status).toBe(400);
+    expectSettingsHeaders(stale, 'a forged cursor');
   });
 
   it('sends a visitor without a session to sign in, and back afterwards', async () => {

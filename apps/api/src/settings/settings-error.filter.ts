@@ -1,7 +1,8 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Injectable, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { SESSION_COOKIE } from '#admin';
-import { DomainError, HttpConfig, InvalidStateError, NotFoundError, RateLimitedError, ValidationError } from '#core';
+import { DomainError, HttpConfig, InvalidStateError, NotFoundError, RateLimitedError } from '#core';
+import { HTTP_STATUS_BY_CODE } from '#gateway';
 import { secureCookies, setCookie } from './http/cookies.js';
 import { CsrfRefused, SignInRequired, type SettingsRequest } from './http/settings-request.js';
 import { redirectTo, sendSettingsPage, setSettingsHeaders } from './http/settings-response.js';
@@ -16,8 +17,9 @@ export const CSRF_MESSAGE = 'This form expired or came from another site; reload
 /**
  * The settings' errors as pages (never JSON), with the settings' headers: no session → 303 to sign in (back here
  * afterwards; a dead session cookie is cleared); a refused form → 403; not found → 404; a state that forbids the
- * action (a disabled endpoint, the last admin) → 409 with its message; too many requests → 429; a form that cannot be
- * read → 400; anything else a 500 page without details, logged with its path (never the query: a setup link's token).
+ * action (a disabled endpoint) → 409 with its message; too many requests → 429; any other refusal a use case explains
+ * (a form that cannot be read, a stale cursor) → its status and message; anything else a 500 page without details,
+ * logged with its path (never the query: a setup link's token).
  */
 @Catch()
 @Injectable()
@@ -59,10 +61,14 @@ export class SettingsErrorFilter implements ExceptionFilter {
     if (exception instanceof NotFoundError || (exception instanceof DomainError && exception.code === 'not_found')) {
       return { status: 404, page: { title: 'Not found', message: 'There is no such page, or what it showed was deleted.' } };
     }
-    if (exception instanceof InvalidStateError) return { status: 409, page: { title: 'That can’t be done now', message: exception.message, back: this.backOf(request) } };
     if (exception instanceof RateLimitedError) return { status: 429, page: { title: 'Too many requests', message: `Wait ${exception.retryAfterSeconds} seconds, then try again.` } };
-    if (exception instanceof ValidationError) return { status: 400, page: { title: 'The form could not be used', message: exception.message, back: this.backOf(request) } };
-    return { status: 500, page: { title: 'Something went wrong', message: 'The change could not be made because of a fault on the server. It was logged; try again in a moment.' } };
+    if (exception instanceof InvalidStateError) return { status: 409, page: { title: 'That can’t be done now', message: exception.message, back: this.backOf(request) } };
+    if (exception instanceof DomainError) {
+      // Any other refusal a use case explains (a bad form, a stale page link, a conflict): its status and message.
+      const status = HTTP_STATUS_BY_CODE[exception.code];
+      if (status < 500) return { status, page: { title: 'That didn’t work', message: exception.message, back: this.backOf(request) } };
+    }
+    return { status: 500, page: { title: 'Something went wrong', message: 'The page could not be shown or the change made because of a fault on the server. It was logged; try again in a moment.' } };
   }
 
   /** The page a refused POST came from (the action's URL without its last segment), within the settings. */

@@ -30,7 +30,8 @@ const ACTIONS: Readonly<Record<string, string>> = {
 export function actorText(actor: AuditActor): string {
   switch (actor.kind) {
     case 'admin':
-      return actor.label ?? actor.id ?? 'an admin';
+      // A refused sign-in names nobody: the email tried is in the details.
+      return actor.label ?? actor.id ?? 'not signed in';
     case 'api_key':
       return `API key ${actor.label ?? actor.id ?? ''}`.trim();
     case 'cli':
