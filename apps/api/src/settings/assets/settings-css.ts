@@ -78,6 +78,7 @@ fieldset.field>legend{padding:0 .3rem}
 dl.facts{display:grid;grid-template-columns:minmax(9rem,max-content) minmax(0,1fr);gap:.4rem 1.25rem;margin:0 0 1.5rem}
 dl.facts dt{font-weight:700}
 dl.facts dd{margin:0;min-width:0;overflow-wrap:anywhere}
+.data dl.facts{margin:0;gap:.1rem .75rem;grid-template-columns:minmax(5rem,max-content) minmax(10rem,1fr);font-size:.9rem}
 .narrow{max-width:30rem}
 .auth-box{max-width:28rem;margin:1rem auto 0}
 .section-head{display:flex;flex-wrap:wrap;align-items:baseline;justify-content:space-between;gap:.5rem 1rem}

@@ -63,6 +63,19 @@ function Details({ details }: { details: Record<string, unknown> }) {
   );
 }
 
+/** What an entry is about: a link to a webhook endpoint's page (gone once deleted), else the ID or the kind. */
+function Target({ ctx, entry }: { ctx: SettingsContext; entry: AuditEntry }) {
+  if (!entry.targetId) return <span class="muted">{entry.targetType}</span>;
+  if (entry.targetType === 'webhook_endpoint' && entry.action !== 'webhook.deleted') {
+    return (
+      <a href={ctx.urls.webhook(entry.targetId)}>
+        <code>{entry.targetId}</code>
+      </a>
+    );
+  }
+  return <code>{entry.targetId}</code>;
+}
+
 /** Sign-ins, key, webhook and admin changes: who, what, when, from which address; newest first, paged. */
 export function AuditView({ ctx, page, nextPage }: { ctx: SettingsContext; page: CursorPage<AuditEntry>; nextPage: string | null }) {
   return (
@@ -96,7 +109,9 @@ export function AuditView({ ctx, page, nextPage }: { ctx: SettingsContext; page:
                     <code>{entry.action}</code>
                   </span>
                 </th>
-                <td>{entry.targetId ? <code>{entry.targetId}</code> : <span class="muted">{entry.targetType}</span>}</td>
+                <td>
+                  <Target ctx={ctx} entry={entry} />
+                </td>
                 <td class="nowrap">{entry.actor.ip ?? <span class="muted">—</span>}</td>
                 <td>
                   <Details details={entry.details} />
