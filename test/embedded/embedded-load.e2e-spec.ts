@@ -14,7 +14,10 @@ import type { Delivery } from '../support/webhooks.js';
  * `npm start` on embedded defaults under concurrent load: the REAL built process on its own fresh DATA_DIR,
  * 720 requests 16 at a time (a third of them with made-up keys). Every answer must belong to its own request,
  * every event must be delivered and signed, a key the CLI creates beside the service must work at once, and
- * everything written must survive kill -9 and a restart. `npm test` builds dist/ first.
+ * everything written must survive kill -9 and a restart. The public help center pages, which the process keeps in
+ * memory under the content version, are read 16 at a time too: every page must be its own and current, never
+ * show a draft or trashed article, and show a publish and an unpublish made meanwhile from the next request on.
+ * `npm test` builds dist/ first.
  */
 
 jest.setTimeout(300_000);
@@ -43,13 +46,61 @@ const LOAD_ENV = {
 const RUN = Date.now().toString(36);
 const MADE_UP = `madeup${RUN}`;
 
+// The public help center pages (server-rendered by the same process, kept in memory under the content version).
+const SITE_NAME = `Load Help ${RUN}`;
+/** In the body of every seeded published article, of the draft and of the trashed one: search lists the published only. */
+const SHARED_WORD = 'zephyrine';
+/** Only in the draft's body: a search for it lists nothing. */
+const DRAFT_WORD = 'plinthorix';
+/** Page requests completed before the publish, between the publish and the unpublish, and after the unpublish. */
+const PAGE_PHASE_REQUESTS = 400;
+/** Past this the page readers stop and what was left is reported (a stuck process must not hang the suite). */
+const PAGE_LOAD_DEADLINE_MS = 45_000;
+const NOT_FOUND_HEADING = 'We couldn’t find that page';
+
+interface PageArticleSpec {
+  readonly title: string;
+  /** A sentence of its body that no other article has. */
+  readonly phrase: string;
+  readonly collection: 'harbor' | 'sky' | null;
+}
+
+/** Published at seeding and never changed; the first one has a published French translation. */
+const LIVE_PAGES: readonly PageArticleSpec[] = [
+  { title: 'Calibrate the amber lighthouse', phrase: 'The amber lighthouse turns twice a minute', collection: 'harbor' },
+  { title: 'Feed the copper tortoise', phrase: 'The copper tortoise eats lettuce at dusk', collection: 'harbor' },
+  { title: 'Repaint the violet glacier', phrase: 'The violet glacier needs three coats', collection: 'sky' },
+  { title: 'Tune the granite harp', phrase: 'The granite harp has forty strings', collection: null },
+  { title: 'Polish the saffron telescope', phrase: 'The saffron telescope fogs up in spring', collection: null },
+];
+const FRENCH_PAGE = { title: 'Étalonner le phare ambré', markdown: 'Le phare ambré tourne deux fois par minute.' };
+const DRAFT_PAGE: PageArticleSpec = { title: 'Unveil the obsidian kite', phrase: 'The obsidian kite is not announced yet', collection: 'harbor' };
+const TRASHED_PAGE: PageArticleSpec = { title: 'Bury the scarlet anchor', phrase: 'The scarlet anchor plan was dropped', collection: 'harbor' };
+/** A draft at seeding, published while the pages are under load. */
+const TO_PUBLISH_PAGE: PageArticleSpec = { title: 'Launch the cobalt zeppelin', phrase: 'The cobalt zeppelin leaves at noon', collection: 'sky' };
+/** Published at seeding, unpublished while the pages are under load. */
+const TO_UNPUBLISH_PAGE: PageArticleSpec = { title: 'Retire the walnut windmill', phrase: 'The walnut windmill stops in winter', collection: 'harbor' };
+const PAGE_COLLECTIONS = { harbor: 'Harbor instruments', sky: 'Sky machines' } as const;
+/**
+ * Published articles rewritten (title and body, published at once) one after another by one writer each while the
+ * pages are under load: the content version keeps rising from several sides, so kept pages keep going out of date
+ * and are rendered again while being read, and while other changes commit.
+ */
+const ROTATING_NAMES = ['north', 'east', 'west'] as const;
+const ROTATING = {
+  title: (name: string, edition: number) => `Rotating ${name} notice edition ${edition}`,
+  markdown: (name: string, edition: number) => `Edition ${edition} of the ${name} notice.`,
+  heading: /^Rotating (\w+) notice edition (\d+)$/,
+  body: (name: string) => new RegExp(`Edition (\\d+) of the ${name} notice\\.`, 'g'),
+};
+
 // ---------------------------------------------------------------------------------------------------------------
 // Requests and what went wrong with them
 
 type KeyKind = 'real' | 'made-up' | 'none';
 
 interface Sent {
-  readonly method: 'GET' | 'POST' | 'PATCH';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   readonly path: string;
   readonly key: KeyKind;
   readonly body?: unknown;
@@ -74,7 +125,10 @@ type FailureKind =
   | 'event missing'
   | 'event with other data'
   | 'bad signature'
-  | 'delivery not successful';
+  | 'delivery not successful'
+  | 'another article\'s page'
+  | 'stale page'
+  | 'hidden content shown';
 
 interface Failure {
   readonly kind: FailureKind;
@@ -144,6 +198,40 @@ function madeUpKey(length: number): string {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Reading a public page
+
+interface PageView {
+  /** The text of every <h1>. */
+  readonly headings: string[];
+  readonly title: string | null;
+  /** The titles of every article linked from the page's article lists (collection contents, recent articles, results). */
+  readonly listed: string[];
+}
+
+function readPage(html: string): PageView {
+  const headings = [...html.matchAll(/<h1\b[^>]*>([\s\S]*?)<\/h1>/g)].map((m) => m[1]!);
+  const title = /<title>([\s\S]*?)<\/title>/.exec(html)?.[1] ?? null;
+  const listed = [...html.matchAll(/<ul class="article-list">([\s\S]*?)<\/ul>/g)].flatMap((list) =>
+    [...list[1]!.matchAll(/<a href="[^"]*\/articles\/[^"]+"[^>]*>([^<]*)<\/a>/g)].map((m) => m[1]!),
+  );
+  return { headings, title, listed };
+}
+
+/** Where a page request stands to a change: wholly before it was sent, wholly after it was acknowledged, or across it. */
+type ChangeState = 'before' | 'after' | 'either';
+
+interface ChangeTimes {
+  sentAt: number;
+  ackAt: number;
+}
+
+function stateOf(change: ChangeTimes, start: number, end: number): ChangeState {
+  if (end < change.sentAt) return 'before';
+  if (start > change.ackAt) return 'after';
+  return 'either';
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // What the burst wrote (only from answers that matched their request)
 
 interface CreatedUser { id: string; email: string; name: string; createdAt: string; updatedAt: string }
@@ -152,6 +240,7 @@ interface CreatedCollection { id: string; title: string; subtitle: string; secti
 interface Rename { sectionId: string; name: string; updatedAt: string }
 interface CreatedFeedback { id: string; articleId: string; articleTitle: string; type: string; feedback: string; email: string | null; resolved: boolean; createdAt: string; user: { id: string; name: string; email: string } | null }
 interface SeededArticle { id: string; title: string }
+interface SeededPage extends PageArticleSpec { id: string; slug: string }
 
 interface EventExpectation {
   readonly type: string;
@@ -185,6 +274,18 @@ describe('embedded mode under concurrent load: 16 requests at a time, then kill 
   const events: EventExpectation[] = [];
   let seeded = false;
   let burstRan = false;
+
+  const livePages: SeededPage[] = [];
+  /** Each rotating article, with the last edition whose publish was acknowledged and the last one sent. */
+  const rotating: Array<{ name: string; page: SeededPage; acked: number; sent: number }> = [];
+  let frenchSlug = '';
+  let draftPage: SeededPage;
+  let trashedPage: SeededPage;
+  let toPublishPage: SeededPage;
+  let toUnpublishPage: SeededPage;
+  const pageCollections = new Map<'harbor' | 'sky', { shortId: string; title: string }>();
+  /** Whether the publish and the unpublish of the page load were acknowledged (what the restart must still show). */
+  const pageChanges = { published: false, unpublished: false };
 
   /** The end of the service's output: stderr, and the log lines of level error or fatal. */
   function serverLog(max = 3000): string {
@@ -294,7 +395,7 @@ describe('embedded mode under concurrent load: 16 requests at a time, then kill 
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('seeds sections, published articles, users and a webhook endpoint for every event', async () => {
+  it('seeds sections, published articles, users, the public pages\' content (en + fr, a draft, a trashed article) and a webhook endpoint for every event', async () => {
     contentSectionId = (await must<{ id: string }>({ method: 'POST', path: '/v1/sections', key: 'real', body: { name: `Load content ${RUN}` } }, 201)).id;
     for (let i = 0; i < 4; i++) {
       renameTargets.push((await must<{ id: string }>({ method: 'POST', path: '/v1/sections', key: 'real', body: { name: `Rename target ${RUN} ${i}` } }, 201)).id);
@@ -310,6 +411,49 @@ describe('embedded mode under concurrent load: 16 requests at a time, then kill 
     for (let i = 0; i < 4; i++) {
       seededUsers.push(await must<CreatedUser>({ method: 'POST', path: '/v1/users', key: 'real', body: { email: `reader-${RUN}-${i}@example.com`, name: `Reader ${i}` } }, 201));
     }
+    // The public pages' content: English and French, articles in two collections and outside any, one published
+    // French translation, a draft, a trashed article, one draft to publish and one article to unpublish under load.
+    const helpdesk = await must<{ name: string; languages: string[] }>({ method: 'PATCH', path: '/v1/helpdesk', key: 'real', body: { name: SITE_NAME, languages: ['en', 'fr'] } }, 200);
+    expect({ name: helpdesk.name, languages: helpdesk.languages }).toEqual({ name: SITE_NAME, languages: ['en', 'fr'] });
+    const collectionIds = new Map<'harbor' | 'sky', string>();
+    for (const [name, title] of Object.entries(PAGE_COLLECTIONS) as Array<['harbor' | 'sky', string]>) {
+      const collection = await must<{ id: string; shortId: string }>({ method: 'POST', path: '/v1/collections', key: 'real', body: { title, sectionId: contentSectionId } }, 201);
+      pageCollections.set(name, { shortId: collection.shortId, title });
+      collectionIds.set(name, collection.id);
+    }
+    const seedPage = async (spec: PageArticleSpec, words: string, publish: boolean): Promise<SeededPage> => {
+      const body = {
+        title: spec.title,
+        sectionId: contentSectionId,
+        ...(spec.collection ? { collectionId: collectionIds.get(spec.collection) } : {}),
+        markdown: `${spec.phrase}.\n\n## Notes\n\n${words}`,
+        publish,
+      };
+      const created = await must<{ id: string; slug: string; title: string; status: string }>({ method: 'POST', path: '/v1/articles', key: 'real', body }, 201);
+      expect({ title: created.title, status: created.status }).toEqual({ title: spec.title, status: publish ? 'published' : 'draft' });
+      return { ...spec, id: created.id, slug: created.slug };
+    };
+    for (const spec of LIVE_PAGES) {
+      const page = await seedPage(spec, `Every ${SHARED_WORD} step is written down here.`, true);
+      livePages.push(page);
+      knownTitles.set(page.id, page.title);
+    }
+    const translated = livePages[0]!;
+    await must({ method: 'PUT', path: `/v1/articles/${translated.id}/translations/fr`, key: 'real', body: FRENCH_PAGE }, 201);
+    await must({ method: 'POST', path: `/v1/articles/${translated.id}/translations/fr/publish`, key: 'real' }, 200);
+    frenchSlug = translated.slug;
+    draftPage = await seedPage(DRAFT_PAGE, `A ${SHARED_WORD} preview, and the ${DRAFT_WORD} that only this draft mentions.`, false);
+    trashedPage = await seedPage(TRASHED_PAGE, `Every ${SHARED_WORD} step was written down here.`, true);
+    await must({ method: 'DELETE', path: `/v1/articles/${trashedPage.id}`, key: 'real' }, 200);
+    toPublishPage = await seedPage(TO_PUBLISH_PAGE, 'Boarding starts an hour before.', false);
+    toUnpublishPage = await seedPage(TO_UNPUBLISH_PAGE, 'Its sails come down in November.', true);
+    knownTitles.set(toUnpublishPage.id, toUnpublishPage.title);
+    for (const name of ROTATING_NAMES) {
+      const body = { title: ROTATING.title(name, 0), sectionId: contentSectionId, markdown: ROTATING.markdown(name, 0), publish: true };
+      const created = await must<{ id: string; slug: string }>({ method: 'POST', path: '/v1/articles', key: 'real', body }, 201);
+      rotating.push({ name, page: { title: body.title, phrase: body.markdown, collection: null, id: created.id, slug: created.slug }, acked: 0, sent: 0 });
+    }
+
     // The endpoint last: seeding is setup, the burst is what is under test.
     const hook = await must<{ id: string; secret: string; events: string[] }>(
       { method: 'POST', path: '/v1/webhooks', key: 'real', body: { url: receiver.url(HOOK_PATH), events: ['*'], description: 'load test' } },
@@ -647,6 +791,317 @@ describe('embedded mode under concurrent load: 16 requests at a time, then kill 
     if (res.status !== 200) throw new Error(`GET /v1/sections with the CLI's key → ${res.status} ${await res.text()}`);
   });
 
+  it(`the public pages under ${WIDTH} concurrent readers while articles are rewritten: each page its own and current, the draft and the trashed one 404, search lists the published only, a publish and an unpublish made meanwhile show on the next request`, async () => {
+    if (!seeded || livePages.length === 0) throw new Error('Seeding failed (see the first test): no page load without its content');
+    const failures: Failure[] = [];
+    const publish: ChangeTimes = { sentAt: Infinity, ackAt: Infinity };
+    const unpublish: ChangeTimes = { sentAt: Infinity, ackAt: Infinity };
+    const seededTitles = [...livePages, draftPage, trashedPage, toPublishPage, toUnpublishPage].map((page) => page.title).concat(FRENCH_PAGE.title);
+
+    interface States {
+      readonly publish: ChangeState;
+      readonly unpublish: ChangeState;
+      /** Per rotating article, the editions this request may show: acknowledged before it was sent … sent before its answer came. */
+      readonly editions: ReadonlyArray<{ readonly from: number; readonly to: number }>;
+    }
+    interface PageSpec {
+      readonly path: string;
+      readonly check: (answer: Answer, view: PageView, states: States) => Failure[];
+    }
+
+    /** Text that must be in no page: the draft's and the trashed article's always, the others' by the changes. */
+    const hiddenTexts = (states: States): Array<{ text: string; kind: FailureKind; whose: string }> => [
+      ...[draftPage.title, draftPage.phrase].map((text) => ({ text, kind: 'hidden content shown' as const, whose: 'the draft' })),
+      ...[trashedPage.title, trashedPage.phrase].map((text) => ({ text, kind: 'hidden content shown' as const, whose: 'the trashed article' })),
+      ...(states.publish === 'before'
+        ? [toPublishPage.title, toPublishPage.phrase].map((text) => ({ text, kind: 'hidden content shown' as const, whose: 'the article not yet published' }))
+        : []),
+      ...(states.unpublish === 'after'
+        ? [toUnpublishPage.title, toUnpublishPage.phrase].map((text) => ({ text, kind: 'stale page' as const, whose: 'the article unpublished before this request was sent' }))
+        : []),
+    ];
+
+    const status = (answer: Answer, expected: number): Failure[] => (answer.status === expected ? [] : [{ kind: 'unexpected status', detail: `expected ${expected}` }]);
+
+    /** Exactly this article's page: one <h1> with its title and <title> "{title} | {site}"; another seeded title is a mix-up. */
+    const articlePage = (view: PageView, title: string): Failure[] => {
+      const others = seededTitles.filter((other) => other !== title && (view.headings.includes(other) || view.title === `${other} | ${SITE_NAME}`));
+      others.push(...view.headings.filter((heading) => ROTATING.heading.test(heading)));
+      if (others.length > 0) return [{ kind: "another article's page", detail: `expected the page of ${JSON.stringify(title)}, got that of ${JSON.stringify(others)}` }];
+      if (view.headings.length !== 1 || view.headings[0] !== title || view.title !== `${title} | ${SITE_NAME}`) {
+        return [{ kind: 'wrong body', detail: `expected exactly <h1>${title}</h1> and <title>${title} | ${SITE_NAME}</title>` }];
+      }
+      return [];
+    };
+
+    /** A 200 where the 404 page was due: the hidden article's own page, or another article's (a mix-up). */
+    const shownInstead = (view: PageView, page: SeededPage, why: string, kind: FailureKind): Failure[] => {
+      const others = seededTitles.filter((other) => other !== page.title && view.headings.includes(other));
+      return others.length > 0
+        ? [{ kind: "another article's page", detail: `expected 404 (${why}), got the page of ${JSON.stringify(others)}` }]
+        : [{ kind, detail: `expected 404 (${why})` }];
+    };
+
+    const notFoundPage = (view: PageView): Failure[] =>
+      view.headings.length === 1 && view.headings[0] === NOT_FOUND_HEADING ? [] : [{ kind: 'wrong body', detail: `expected the 404 page (<h1>${NOT_FOUND_HEADING}</h1>)` }];
+
+    /** An article page a change turns on or off: 200 with its page while shown, else the 404 page; across the change either. */
+    const changingArticle = (page: SeededPage, change: 'publish' | 'unpublish', shownBefore: boolean): PageSpec => ({
+      path: `/articles/${page.slug}`,
+      check: (answer, view, states) => {
+        const state = states[change];
+        const shown = state === 'either' ? answer.status === 200 : state === 'before' ? shownBefore : !shownBefore;
+        const expected = shown ? 200 : 404;
+        if (answer.status !== expected) {
+          // Before the change the old answer is due; after its acknowledgement, the new one.
+          const why = `${change} ${state === 'after' ? 'acknowledged before this request was sent' : 'not sent yet when this answer arrived'}`;
+          if (answer.status === 200) return shownInstead(view, page, why, state === 'after' ? 'stale page' : 'hidden content shown');
+          return [{ kind: state === 'after' ? 'stale page' : 'unexpected status', detail: `expected ${expected} (${why})` }];
+        }
+        return shown ? articlePage(view, page.title) : notFoundPage(view);
+      },
+    });
+
+    /** The titles an article list must hold: `always`, and each changing one by its state (true listed, false not, null either). */
+    const listing = (view: PageView, always: readonly string[], changing: ReadonlyArray<{ title: string; listed: boolean | null }>): Failure[] => {
+      const problems: Failure[] = [];
+      const listed = new Set(view.listed);
+      const missing = always.filter((title) => !listed.has(title));
+      if (missing.length > 0) problems.push({ kind: 'wrong body', detail: `not listed: ${JSON.stringify(missing)}` });
+      for (const { title } of changing.filter((entry) => entry.listed === true && !listed.has(entry.title))) {
+        problems.push({ kind: 'stale page', detail: `${JSON.stringify(title)} not listed, though its publish was acknowledged before this request was sent` });
+      }
+      const allowed = new Set([...always, ...changing.filter((entry) => entry.listed !== false).map((entry) => entry.title)]);
+      // Titles that must not be listed at all are reported by the hidden text check.
+      const hidden = new Set([draftPage.title, trashedPage.title, ...changing.filter((entry) => entry.listed === false).map((entry) => entry.title)]);
+      const extra = view.listed.filter((title) => !allowed.has(title) && !hidden.has(title));
+      if (extra.length > 0) problems.push({ kind: 'wrong body', detail: `listed, though not expected: ${JSON.stringify(extra)}` });
+      return problems;
+    };
+    const listedBy = (state: ChangeState, whenAfter: boolean): boolean | null => (state === 'either' ? null : state === 'after' ? whenAfter : !whenAfter);
+
+    const inCollection = (name: 'harbor' | 'sky') => livePages.filter((page) => page.collection === name).map((page) => page.title);
+    const collectionPage = (name: 'harbor' | 'sky', changing: (states: States) => Array<{ title: string; listed: boolean | null }>): PageSpec => {
+      const collection = pageCollections.get(name)!;
+      return {
+        path: `/collections/${collection.shortId}`,
+        check: (answer, view, states) => {
+          const problems = status(answer, 200);
+          if (problems.length > 0) return problems;
+          if (view.headings.length !== 1 || view.headings[0] !== collection.title || view.title !== `${collection.title} | ${SITE_NAME}`) {
+            problems.push({ kind: 'wrong body', detail: `expected exactly <h1>${collection.title}</h1> and <title>${collection.title} | ${SITE_NAME}</title>` });
+          }
+          return [...problems, ...listing(view, inCollection(name), changing(states))];
+        },
+      };
+    };
+
+    const harborSpec = collectionPage('harbor', (states) => [{ title: toUnpublishPage.title, listed: listedBy(states.unpublish, false) }]);
+    const skySpec = collectionPage('sky', (states) => [{ title: toPublishPage.title, listed: listedBy(states.publish, true) }]);
+    /** A rotating article: one edition throughout (heading, <title>, body), never older than acknowledged, never unsent. */
+    const rotatingSpec = ({ name, page }: (typeof rotating)[number], index: number): PageSpec => ({
+      path: `/articles/${page.slug}`,
+      check: (answer, view, states) => {
+        const problems = status(answer, 200);
+        if (problems.length > 0) return problems;
+        const heading = view.headings.length === 1 ? ROTATING.heading.exec(view.headings[0]!) : null;
+        const others = [...seededTitles.filter((other) => view.headings.includes(other)), ...(heading && heading[1] !== name ? [heading[0]] : [])];
+        if (others.length > 0) return [{ kind: "another article's page", detail: `expected the ${name} rotating article, got the page of ${JSON.stringify(others)}` }];
+        const edition = heading?.[2];
+        const bodies = [...new Set([...answer.text.matchAll(ROTATING.body(name))].map((m) => m[1]!))];
+        if (edition === undefined || view.title !== `${ROTATING.title(name, Number(edition))} | ${SITE_NAME}` || bodies.length !== 1 || bodies[0] !== edition) {
+          return [{ kind: 'wrong body', detail: `expected one edition throughout: <h1>, <title> and the body's "Edition n of the ${name} notice." (the body has ${JSON.stringify(bodies)})` }];
+        }
+        const { from, to } = states.editions[index]!;
+        if (Number(edition) < from) problems.push({ kind: 'stale page', detail: `edition ${edition}, though edition ${from} was acknowledged before this request was sent` });
+        if (Number(edition) > to) problems.push({ kind: 'wrong body', detail: `edition ${edition}, though only editions up to ${to} had been sent when the answer came` });
+        return problems;
+      },
+    });
+    const toPublishSpec = changingArticle(toPublishPage, 'publish', false);
+    const toUnpublishSpec = changingArticle(toUnpublishPage, 'unpublish', true);
+    const specs: PageSpec[] = [
+      ...livePages.map((page): PageSpec => ({ path: `/articles/${page.slug}`, check: (answer, view) => [...status(answer, 200), ...(answer.status === 200 ? articlePage(view, page.title) : [])] })),
+      {
+        path: `/fr/articles/${frenchSlug}`,
+        check: (answer, view) => {
+          const problems = status(answer, 200);
+          if (problems.length > 0) return problems;
+          if (!answer.text.startsWith('<!DOCTYPE html><html lang="fr"')) problems.push({ kind: 'wrong body', detail: 'expected <html lang="fr"' });
+          return [...problems, ...articlePage(view, FRENCH_PAGE.title)];
+        },
+      },
+      toPublishSpec,
+      toUnpublishSpec,
+      ...[draftPage, trashedPage].map(
+        (page): PageSpec => ({
+          path: `/articles/${page.slug}`,
+          check: (answer, view) =>
+            answer.status === 404
+              ? notFoundPage(view)
+              : answer.status === 200
+                ? shownInstead(view, page, page === draftPage ? 'a draft' : 'a trashed article', 'hidden content shown')
+                : status(answer, 404),
+        }),
+      ),
+      {
+        path: `/search?q=${DRAFT_WORD}`,
+        check: (answer, view) => {
+          const problems = status(answer, 200);
+          if (problems.length > 0) return problems;
+          if (view.listed.length > 0) problems.push({ kind: view.listed.includes(draftPage.title) ? 'hidden content shown' : 'wrong body', detail: `a search for a word only the draft has listed ${JSON.stringify(view.listed)}` });
+          if (!answer.text.includes(`No articles match “${DRAFT_WORD}”.`)) problems.push({ kind: 'wrong body', detail: 'expected the empty state' });
+          return problems;
+        },
+      },
+      {
+        path: `/search?q=${SHARED_WORD}`,
+        check: (answer, view) => [...status(answer, 200), ...(answer.status === 200 ? listing(view, livePages.map((page) => page.title), []) : [])],
+      },
+      {
+        path: '/',
+        check: (answer, view, states) => {
+          const problems = status(answer, 200);
+          if (problems.length > 0) return problems;
+          if (view.title !== SITE_NAME || view.headings.length !== 1 || view.headings[0] !== 'How can we help?') {
+            problems.push({ kind: 'wrong body', detail: `expected <title>${SITE_NAME}</title> and <h1>How can we help?</h1>` });
+          }
+          // The newest published article heads the recent ones: listed once its publish was acknowledged.
+          if (states.publish === 'after' && !view.listed.includes(toPublishPage.title)) {
+            problems.push({ kind: 'stale page', detail: `${JSON.stringify(toPublishPage.title)} is not among the recent articles, though its publish was acknowledged before this request was sent` });
+          }
+          return problems;
+        },
+      },
+      harborSpec,
+      skySpec,
+      ...rotating.map(rotatingSpec),
+    ];
+
+    let done = 0;
+    let wrongAnswers = 0;
+    const tally = new Map<string, { total: number; afterPublish: number; afterUnpublish: number }>(specs.map((spec) => [spec.path, { total: 0, afterPublish: 0, afterUnpublish: 0 }]));
+
+    /** One page request, checked against where it stands to the two changes. */
+    const visit = async (spec: PageSpec): Promise<void> => {
+      const sent: Sent = { method: 'GET', path: spec.path, key: 'none' };
+      const start = performance.now();
+      const from = rotating.map((article) => article.acked);
+      let answer: Answer | undefined;
+      let problems: Failure[] = [];
+      try {
+        answer = await send(sent);
+      } catch (error) {
+        problems = [{ kind: 'network error', detail: `${(error as Error).message} (${String((error as Error).cause ?? '')})` }];
+      }
+      const end = performance.now();
+      const states: States = { publish: stateOf(publish, start, end), unpublish: stateOf(unpublish, start, end), editions: rotating.map((article, index) => ({ from: from[index]!, to: article.sent })) };
+      let got = 'no answer';
+      if (answer) {
+        const view = readPage(answer.text);
+        got = `${answer.status}; <h1> ${JSON.stringify(view.headings)}; <title> ${JSON.stringify(view.title)}; listed ${JSON.stringify(view.listed)}`;
+        try {
+          problems = answer.status >= 500 ? [{ kind: 'server error (5xx)', detail: clip(answer.text, 300) }] : spec.check(answer, view, states);
+        } catch (error) {
+          problems = [{ kind: 'wrong body', detail: `the answer could not be checked: ${(error as Error).stack ?? String(error)}` }];
+        }
+        for (const hidden of hiddenTexts(states)) {
+          if (answer.text.includes(hidden.text)) problems.push({ kind: hidden.kind, detail: `the page shows ${JSON.stringify(hidden.text)} (${hidden.whose})` });
+        }
+      }
+      done++;
+      const counts = tally.get(spec.path)!;
+      counts.total++;
+      if (states.publish === 'after') counts.afterPublish++;
+      if (states.unpublish === 'after') counts.afterUnpublish++;
+      if (problems.length === 0) return;
+      wrongAnswers++;
+      for (const problem of problems) {
+        failures.push({ kind: problem.kind, detail: `${problem.detail}\n      GET ${spec.path} [publish: ${states.publish}, unpublish: ${states.unpublish}] → ${got}` });
+      }
+    };
+
+    const startedAt = performance.now();
+    let stop = false;
+    let next = 0;
+    const reader = async (): Promise<void> => {
+      while (!stop) {
+        if (performance.now() - startedAt > PAGE_LOAD_DEADLINE_MS) {
+          failures.push({ kind: 'not sent (burst deadline)', detail: `the page load was still running after ${PAGE_LOAD_DEADLINE_MS} ms (${done} requests answered)` });
+          stop = true;
+          return;
+        }
+        await visit(specs[next++ % specs.length]!);
+      }
+    };
+    const after = async (requests: number): Promise<void> => {
+      const target = done + requests;
+      while (!stop && done < target) await new Promise((resolveWait) => setTimeout(resolveWait, 2));
+    };
+    /** Rewrites one rotating article (title and body, published at once) again and again until the load ends. */
+    const rotate = async (article: (typeof rotating)[number]): Promise<void> => {
+      while (!stop) {
+        const edition = ++article.sent;
+        const title = ROTATING.title(article.name, edition);
+        const sent: Sent = { method: 'PATCH', path: `/v1/articles/${article.page.id}`, key: 'real', body: { title, markdown: ROTATING.markdown(article.name, edition), publish: true } };
+        const answer = await must<{ title: string; status: string }>(sent, 200);
+        if (answer.title !== title || answer.status !== 'published') failures.push({ kind: 'wrong body', detail: `${describeRequest(sent)}: got ${clip(JSON.stringify(answer), 300)}` });
+        article.acked = edition;
+      }
+    };
+    /**
+     * Through the API while the readers run, with requests for the page and for its collection in flight: the change;
+     * once acknowledged, the next request for the page.
+     */
+    const change = async (times: ChangeTimes, page: SeededPage, action: 'publish' | 'unpublish', spec: PageSpec, listingSpec: PageSpec): Promise<void> => {
+      const inFlight = Array.from({ length: WIDTH / 4 }, (_, i) => visit(i % 2 === 0 ? spec : listingSpec));
+      times.sentAt = performance.now();
+      const answer = await must<{ id: string; status: string }>({ method: 'POST', path: `/v1/articles/${page.id}/${action}`, key: 'real' }, 200);
+      times.ackAt = performance.now();
+      const want = action === 'publish' ? 'published' : 'draft';
+      if (answer.id !== page.id || answer.status !== want) failures.push({ kind: 'wrong body', detail: `POST /v1/articles/${page.id}/${action}: expected status ${want}, got ${JSON.stringify(answer)}` });
+      // The very next request for the page, on top of the readers' own.
+      await visit(spec);
+      await Promise.all(inFlight);
+    };
+    const changer = async (): Promise<void> => {
+      try {
+        await after(PAGE_PHASE_REQUESTS);
+        if (stop) return;
+        await change(publish, toPublishPage, 'publish', toPublishSpec, skySpec);
+        pageChanges.published = true;
+        await after(PAGE_PHASE_REQUESTS);
+        if (stop) return;
+        await change(unpublish, toUnpublishPage, 'unpublish', toUnpublishSpec, harborSpec);
+        pageChanges.unpublished = true;
+        await after(PAGE_PHASE_REQUESTS);
+      } finally {
+        stop = true;
+      }
+    };
+    const settle = (work: Promise<void>): Promise<Error | null> =>
+      work.then(
+        () => null,
+        (error: unknown) => {
+          stop = true;
+          return error as Error;
+        },
+      );
+    const writers = [settle(changer()), ...rotating.map((article) => settle(rotate(article)))];
+    await Promise.all(Array.from({ length: WIDTH }, reader));
+    const writeError = (await Promise.all(writers)).find((error) => error !== null);
+    if (writeError) throw writeError;
+
+    const took = `${done} page requests (${specs.length} pages, ${WIDTH} at a time) in ${Math.round(performance.now() - startedAt)} ms, with the rotating articles rewritten ${rotating.map((article) => article.acked).join(' + ')} times; ${wrongAnswers} wrong answer(s)`;
+    assertNoFailures(failures, `Public pages under load (${took})`, serverLog());
+    expect(wrongAnswers).toBe(0);
+    expect(pageChanges).toEqual({ published: true, unpublished: true });
+    expect(rotating.filter((article) => article.acked < 3)).toEqual([]);
+    // Not vacuous: every page was asked for often, before and after each change.
+    const thin = [...tally].filter(([, counts]) => counts.total < 20 || counts.afterPublish < 4 || counts.afterUnpublish < 4 || counts.total - counts.afterPublish < 4);
+    expect(thin.map(([path, counts]) => ({ path, ...counts }))).toEqual([]);
+  });
+
   it('after kill -9 and a new start on the same DATA_DIR, everything written is still there', async () => {
     expect(burstRan).toBe(true);
     for (const [what, list] of Object.entries({ users, articles, collections, renames, feedback })) {
@@ -724,10 +1179,31 @@ describe('embedded mode under concurrent load: 16 requests at a time, then kill 
         }
       }),
     ];
+    // The public pages: the published articles (the one published under load too, the rotating ones in their last
+    // acknowledged edition) still 200 with their own title; the draft, the trashed one and the one unpublished under
+    // load still 404.
+    if (livePages.length === 0) throw new Error('The seeding created no public page to check');
+    const page = async (path: string, title: string | null): Promise<void> => {
+      const sent: Sent = { method: 'GET', path, key: 'none' };
+      const answer = await call(failures, sent, title === null ? 404 : 200);
+      if (!answer) return;
+      const view = readPage(answer.text);
+      const heading = title ?? NOT_FOUND_HEADING;
+      const problems = view.headings.length === 1 && view.headings[0] === heading && (title === null || view.title === `${title} | ${SITE_NAME}`) ? [] : [`expected <h1>${heading}</h1>${title === null ? '' : ` and <title>${title} | ${SITE_NAME}</title>`}, got <h1> ${JSON.stringify(view.headings)}, <title> ${JSON.stringify(view.title)}`];
+      wrongBody(failures, sent, answer, problems);
+    };
+    const shown = [...livePages, ...(pageChanges.published ? [toPublishPage] : [])];
+    const gone = [draftPage, trashedPage, ...(pageChanges.unpublished ? [toUnpublishPage] : [])];
+    checks.push(
+      ...shown.map((article) => () => page(`/articles/${article.slug}`, article.title)),
+      () => page(`/fr/articles/${frenchSlug}`, FRENCH_PAGE.title),
+      ...rotating.map((article) => () => page(`/articles/${article.page.slug}`, ROTATING.title(article.name, article.acked))),
+      ...gone.map((article) => () => page(`/articles/${article.slug}`, null)),
+    );
     await pool(checks, WIDTH);
     assertNoFailures(
       failures,
-      `After kill -9 and a restart (${users.length} users, ${articles.length} articles, ${collections.length} collections, ${finalNames.size} sections, ${feedback.length} feedback entries checked)`,
+      `After kill -9 and a restart (${users.length} users, ${articles.length} articles, ${collections.length} collections, ${finalNames.size} sections, ${feedback.length} feedback entries, ${shown.length + gone.length + 1 + rotating.length} public pages checked)`,
       serverLog(),
     );
   });
