@@ -335,7 +335,7 @@ describe('audit log', () => {
           actor_label: null,
           ip: null,
           target_type: 'webhook_endpoint',
-          details: expect.objectContaining({ reason: 'gone', message: 'The endpoint answered 410 Gone.', responseStatus: 410, deliveryId: (test.body as { delivery_id: string }).delivery_id }),
+          details: expect.objectContaining({ reason: 'gone', message: 'Disabled at once: the receiver answered HTTP 410 Gone.', responseStatus: 410, deliveryId: (test.body as { delivery_id: string }).delivery_id }),
         }),
       );
       expect((await entriesOf(gone.id)).filter((e) => e.action === 'webhook.auto_disabled')).toHaveLength(1);

@@ -32,6 +32,8 @@ export interface Endpoint {
   lastSuccessAt: string | null;
   lastFailureAt: string | null;
   disabledAt: string | null;
+  disabledReason: 'manual' | 'gone' | 'sustained_failures' | null;
+  disabledMessage: string | null;
   createdAt: string;
   updatedAt: string;
   secret?: string;

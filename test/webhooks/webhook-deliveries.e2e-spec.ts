@@ -327,7 +327,7 @@ describe('delivery pipeline (jobs in process)', () => {
     expect(failed.attemptHistory!.map((a) => a.attempt)).toEqual([1, 2, 3]);
     expect(receiver.requestsTo(path)).toHaveLength(3);
     // Below the auto-disable threshold (10 by default): still enabled.
-    expect(await api.endpoint(endpoint.id)).toMatchObject({ enabled: true, failureCount: 3, disabledAt: null });
+    expect(await api.endpoint(endpoint.id)).toMatchObject({ enabled: true, failureCount: 3, disabledAt: null, disabledReason: null, disabledMessage: null });
     // Nothing more is sent.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(receiver.requestsTo(path)).toHaveLength(3);
@@ -392,7 +392,18 @@ describe('delivery pipeline (jobs in process)', () => {
     receiver.respond(path, { status: 410, body: 'gone' });
     const article = await api.createArticle({ publish: true });
     const disabled = await api.endpointWhen(endpoint.id, (e) => !e.enabled, 'disabled');
-    expect(disabled).toMatchObject({ enabled: false, disabledAt: expect.stringMatching(ISO_MS), lastSuccessAt: null });
+    expect(disabled).toMatchObject({
+      enabled: false,
+      disabledAt: expect.stringMatching(ISO_MS),
+      lastSuccessAt: null,
+      disabledReason: 'gone',
+      disabledMessage: 'Disabled at once: the receiver answered HTTP 410 Gone.',
+    });
+    // Disabling it by hand now changes nothing: it keeps its reason.
+    expect(outcome(await api.post(`/v1/webhooks/${endpoint.id}/disable`))).toMatchObject({
+      status: 200,
+      body: { disabledAt: disabled.disabledAt, disabledReason: 'gone', disabledMessage: disabled.disabledMessage },
+    });
     const deliveries = await eventually(async () => {
       const list = await api.deliveries(endpoint.id);
       return list.length === 2 && list.every((d) => d.status === 'failed') ? list : undefined;
@@ -504,8 +515,16 @@ describe('auto-disable and timeouts', () => {
     // Two events (created, published): two deliveries failing together.
     const article = await api.createArticle({ publish: true });
     const disabled = await api.endpointWhen(endpoint.id, (e) => !e.enabled, 'auto-disabled');
-    expect(disabled).toMatchObject({ enabled: false, disabledAt: expect.stringMatching(ISO_MS), lastSuccessAt: null });
+    expect(disabled).toMatchObject({ enabled: false, disabledAt: expect.stringMatching(ISO_MS), lastSuccessAt: null, disabledReason: 'sustained_failures' });
     expect(disabled.failureCount).toBeGreaterThanOrEqual(3);
+    // How many attempts failed, for how long nothing succeeded (WEBHOOK_DISABLE_AFTER_SECONDS is 0 here) and the
+    // last error; of the URL nothing (the receiver's path is not quoted).
+    expect(disabled.disabledMessage).toMatch(/^Disabled after \d+ failed attempts in a row and no success for (less than a second|\d+ seconds?); last error: HTTP 500\.$/);
+    // The count when it tipped over: at least the minimum; an attempt of the other delivery may have failed since.
+    const counted = Number(/after (\d+)/.exec(disabled.disabledMessage!)![1]);
+    expect(counted).toBeGreaterThanOrEqual(3);
+    expect(counted).toBeLessThanOrEqual(disabled.failureCount);
+    expect(disabled.disabledMessage).not.toContain(path);
     const deliveries = await eventually(async () => {
       const list = await api.deliveries(endpoint.id);
       return list.length === 2 && list.every((d) => d.status === 'failed') ? list : undefined;
@@ -528,7 +547,7 @@ describe('auto-disable and timeouts', () => {
 
     // Re-enabled, it starts over; a delivery failed by the disable can be retried by hand.
     const enabled = await api.post(`/v1/webhooks/${endpoint.id}/enable`);
-    expect(outcome(enabled)).toMatchObject({ status: 200, body: { enabled: true, failureCount: 0, disabledAt: null } });
+    expect(outcome(enabled)).toMatchObject({ status: 200, body: { enabled: true, failureCount: 0, disabledAt: null, disabledReason: null, disabledMessage: null } });
     receiver.respond(path, { status: 200 });
     const victim = deliveries.find((d) => d.error === 'endpoint disabled')!;
     expect(outcome(await api.post(`/v1/webhooks/${endpoint.id}/deliveries/${victim.id}/retry`))).toMatchObject({ status: 202, body: { status: 'pending' } });

@@ -16,6 +16,7 @@ import {
   CreateWebhookUseCase,
   DeliverWebhookUseCase,
   DisableWebhookUseCase,
+  EnableWebhookUseCase,
   GetWebhookUseCase,
   ListWebhooksUseCase,
   RelayOutboxEventsUseCase,
@@ -27,6 +28,7 @@ import {
 } from '#webhooks';
 import { type SendResult, WebhookSender } from '../../libs/webhooks/src/application/webhook-sender.port.js';
 import { SECRET_UNREADABLE } from '../../libs/webhooks/src/domain/webhook-delivery.js';
+import { WebhookDisabledReason1795364000000 } from '../../migrations/1795364000000-webhook-disabled-reason.js';
 import { createUseCaseModule, type UseCaseModule } from '../support/use-case-module.js';
 
 // The webhooks' use cases below HTTP: WebhooksModule with its SQL adapters against a PostgreSQL database of this
@@ -76,13 +78,16 @@ class RecordingJobQueue extends JobQueue {
   }
 }
 
-/** The sender, recording every POST and answering 200. */
+const OK: SendResult = { status: 200, retryAfter: undefined, excerpt: 'ok', error: null, durationMs: 1 };
+
+/** The sender, recording every POST and answering `answer` (200 unless a test says otherwise). */
 class RecordingSender extends WebhookSender {
   readonly posts: Array<{ url: string; headers: Record<string, string>; body: string }> = [];
+  answer: SendResult = OK;
 
   async post(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
     this.posts.push({ url, headers, body });
-    return { status: 200, retryAfter: undefined, excerpt: 'ok', error: null, durationMs: 1 };
+    return this.answer;
   }
 }
 
@@ -138,6 +143,7 @@ describe('webhooks use cases (real PostgreSQL)', () => {
     queue.added.length = 0;
     queue.removed.length = 0;
     sender.posts.length = 0;
+    sender.answer = OK;
   });
 
   describe('create', () => {
@@ -284,6 +290,109 @@ describe('webhooks use cases (real PostgreSQL)', () => {
           { id: fine, status: 'success', error: null, attempts: 1 },
         ]),
       );
+    });
+  });
+  describe('why an endpoint is disabled', () => {
+    const admin = Principal.admin('adm_01JD3Q7W6S1X0Y2Z3A4B5C6D7E', 'ops@example.com', '203.0.113.9');
+
+    /** The endpoint's stored reason and message. */
+    const stored = async (id: string) =>
+      (await rows<{ reason: string | null; message: string | null }>('SELECT disabled_reason AS reason, disabled_message AS message FROM webhook_endpoints WHERE id = $1', [id]))[0];
+
+    /** An endpoint with one pending webhook.test delivery, `failures` failed attempts and no success for `days` days. */
+    async function failingFor(label: string, failures: number, days: number): Promise<{ endpointId: string; deliveryId: string; url: string }> {
+      const endpoint = await use(CreateWebhookUseCase).execute({ url: `${url(label)}?token=SECRET-IN-QUERY`, events: ['*'] }, manager);
+      const { deliveryId } = await use(SendTestWebhookUseCase).execute(endpoint.id, manager);
+      await t.db.query(`UPDATE webhook_endpoints SET failure_count = $2, enabled_at = now() - make_interval(days => $3) WHERE id = $1`, [endpoint.id, failures, days]);
+      return { endpointId: endpoint.id, deliveryId, url: endpoint.url };
+    }
+
+    it('by hand: manual, saying through what (never who by email); disabling again keeps the first reason; enabling clears it', async () => {
+      const byKey = await use(CreateWebhookUseCase).execute({ url: url('by-key'), events: ['*'] }, manager);
+      expect(byKey).toMatchObject({ enabled: true, disabledReason: null, disabledMessage: null });
+      const disabled = await use(DisableWebhookUseCase).execute(byKey.id, manager);
+      expect(disabled).toMatchObject({ enabled: false, disabledReason: 'manual', disabledMessage: 'Disabled by hand through the API with key key_manager.' });
+      expect(await stored(byKey.id)).toEqual({ reason: 'manual', message: 'Disabled by hand through the API with key key_manager.' });
+      // Reads and lists show what the disable returned.
+      expect(await use(GetWebhookUseCase).execute(byKey.id)).toMatchObject({ disabledReason: 'manual', disabledMessage: disabled.disabledMessage });
+      const listed = (await use(ListWebhooksUseCase).execute({ pageSize: 100 })).results.find((e) => e.id === byKey.id);
+      expect(listed).toMatchObject({ disabledReason: 'manual', disabledMessage: disabled.disabledMessage });
+
+      // An admin of the settings pages: the same use case, the sentence says an admin (the audit log names them).
+      const byAdmin = await use(CreateWebhookUseCase).execute({ url: url('by-admin'), events: ['*'] }, manager);
+      const adminDisabled = await use(DisableWebhookUseCase).execute(byAdmin.id, admin);
+      expect(adminDisabled).toMatchObject({ disabledReason: 'manual', disabledMessage: 'Disabled by hand by an admin in the developer settings.' });
+      // Already disabled: nothing changes, not even by someone else.
+      expect(await use(DisableWebhookUseCase).execute(byAdmin.id, manager)).toMatchObject({ disabledAt: adminDisabled.disabledAt, disabledMessage: adminDisabled.disabledMessage });
+
+      const enabled = await use(EnableWebhookUseCase).execute(byKey.id, admin);
+      expect(enabled).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null, disabledMessage: null });
+      expect(await stored(byKey.id)).toEqual({ reason: null, message: null });
+    });
+
+    it('after sustained failures: the count, how long without success and the last error, never the URL path or query; the same sentence in the audit log', async () => {
+      const { endpointId, deliveryId } = await failingFor('sustained', 9, 6);
+      sender.answer = { status: null, retryAfter: undefined, excerpt: null, error: 'could not reach 93.184.215.14 (ECONNREFUSED)', durationMs: 3 };
+      await use(DeliverWebhookUseCase).execute(deliveryId);
+      const message = 'Disabled after 10 failed attempts in a row and no success for 6 days; last error: could not reach 93.184.215.14 (ECONNREFUSED).';
+      expect(await use(GetWebhookUseCase).execute(endpointId)).toMatchObject({ enabled: false, failureCount: 10, disabledReason: 'sustained_failures', disabledMessage: message });
+      const [entry] = await rows<{ details: Record<string, unknown> }>("SELECT details FROM audit_log WHERE target_id = $1 AND action = 'webhook.auto_disabled'", [endpointId]);
+      expect(entry!.details).toMatchObject({ reason: 'sustained_failures', message, failureCount: 10 });
+
+      // An error quoting the whole URL is cut to its origin.
+      const quoting = await failingFor('quoting', 12, 30);
+      sender.answer = { status: null, retryAfter: undefined, excerpt: null, error: `refused by ${quoting.url}`, durationMs: 3 };
+      await use(DeliverWebhookUseCase).execute(quoting.deliveryId);
+      const view = await use(GetWebhookUseCase).execute(quoting.endpointId);
+      expect(view).toMatchObject({ disabledReason: 'sustained_failures', disabledMessage: 'Disabled after 13 failed attempts in a row and no success for 30 days; last error: refused by https://93.184.215.14.' });
+      expect(view.disabledMessage).not.toMatch(/hooks|token|SECRET/);
+    });
+
+    it('410 Gone: at once, whatever the count', async () => {
+      const { endpointId, deliveryId } = await failingFor('gone', 0, 0);
+      sender.answer = { status: 410, retryAfter: undefined, excerpt: 'gone', error: null, durationMs: 2 };
+      await use(DeliverWebhookUseCase).execute(deliveryId);
+      expect(await use(GetWebhookUseCase).execute(endpointId)).toMatchObject({
+        enabled: false,
+        failureCount: 1,
+        disabledReason: 'gone',
+        disabledMessage: 'Disabled at once: the receiver answered HTTP 410 Gone.',
+      });
+    });
+
+    it('the table refuses an unknown reason, and a reason on an enabled endpoint', async () => {
+      const endpoint = await use(CreateWebhookUseCase).execute({ url: url('checked'), events: ['*'] }, manager);
+      await expect(t.db.query(`UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'bored' WHERE id = $1`, [endpoint.id])).rejects.toThrow(/disabled_reason_check/);
+      await expect(t.db.query(`UPDATE webhook_endpoints SET disabled_reason = 'manual' WHERE id = $1`, [endpoint.id])).rejects.toThrow(/enabled_no_reason_check/);
+      await expect(t.db.query(`UPDATE webhook_endpoints SET disabled_message = 'x' WHERE id = $1`, [endpoint.id])).rejects.toThrow(/enabled_no_reason_check/);
+    });
+
+    it('the migration gives endpoints disabled before it their reason from the audit log, where it has one', async () => {
+      const manual = await use(CreateWebhookUseCase).execute({ url: url('was-manual'), events: ['*'] }, manager);
+      await use(DisableWebhookUseCase).execute(manual.id, manager);
+      const gone = await failingFor('was-gone', 0, 0);
+      sender.answer = { status: 410, retryAfter: undefined, excerpt: null, error: null, durationMs: 2 };
+      await use(DeliverWebhookUseCase).execute(gone.deliveryId);
+      // Disabled, enabled, then disabled again with no entry (an older version's audit log): the earlier entry is not its reason.
+      const unexplained = await use(CreateWebhookUseCase).execute({ url: url('unexplained'), events: ['*'] }, manager);
+      await use(DisableWebhookUseCase).execute(unexplained.id, manager);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await use(EnableWebhookUseCase).execute(unexplained.id, manager);
+      await t.db.query(`UPDATE webhook_endpoints SET enabled = false, disabled_at = now() WHERE id = $1`, [unexplained.id]);
+      const running = await use(CreateWebhookUseCase).execute({ url: url('running'), events: ['*'] }, manager);
+      // An old gone entry's own sentence, as an earlier version wrote it.
+      await t.db.query(`UPDATE audit_log SET details = details || '{"message": "The endpoint answered 410 Gone."}' WHERE target_id = $1 AND action = 'webhook.auto_disabled'`, [gone.endpointId]);
+
+      const migration = new WebhookDisabledReason1795364000000();
+      const runner = { query: (sql: string, params?: unknown[]) => t.db.query(sql, params) } as unknown as Parameters<typeof migration.up>[0];
+      await migration.down(runner);
+      await migration.up(runner);
+
+      expect(await stored(manual.id)).toEqual({ reason: 'manual', message: 'Disabled by hand.' });
+      expect(await stored(gone.endpointId)).toEqual({ reason: 'gone', message: 'The endpoint answered 410 Gone.' });
+      expect(await stored(unexplained.id)).toEqual({ reason: null, message: null });
+      expect(await stored(running.id)).toEqual({ reason: null, message: null });
+      expect(await use(GetWebhookUseCase).execute(unexplained.id)).toMatchObject({ enabled: false, disabledReason: null, disabledMessage: null });
     });
   });
 });

@@ -28,7 +28,21 @@ const UNKNOWN_DELIVERY = 'whdl_01JD3Q7W6S1X0Y2Z3A4B5C6D7E';
 const DAY_MS = 24 * 3600 * 1000;
 
 /** Every field of an endpoint as listed and returned by PATCH/enable/disable (no secret), sorted. */
-const ENDPOINT_KEYS = ['createdAt', 'description', 'disabledAt', 'enabled', 'events', 'failureCount', 'id', 'lastFailureAt', 'lastSuccessAt', 'updatedAt', 'url'];
+const ENDPOINT_KEYS = [
+  'createdAt',
+  'description',
+  'disabledAt',
+  'disabledMessage',
+  'disabledReason',
+  'enabled',
+  'events',
+  'failureCount',
+  'id',
+  'lastFailureAt',
+  'lastSuccessAt',
+  'updatedAt',
+  'url',
+];
 const DELIVERY_KEYS = ['attempts', 'createdAt', 'deliveredAt', 'error', 'eventType', 'id', 'nextRetryAt', 'responseStatus', 'status'];
 const ATTEMPT_KEYS = ['attempt', 'attemptedAt', 'durationMs', 'error', 'responseExcerpt', 'responseStatus'];
 
@@ -222,6 +236,8 @@ describe('webhooks API', () => {
         lastSuccessAt: null,
         lastFailureAt: null,
         disabledAt: null,
+        disabledReason: null,
+        disabledMessage: null,
         createdAt: expect.stringMatching(ISO_MS),
         updatedAt: endpoint.createdAt,
         secret: expect.stringMatching(SECRET),
@@ -630,19 +646,26 @@ describe('webhooks API', () => {
   });
 
   describe('enable and disable', () => {
-    it('disable stops the endpoint; enable resets failureCount and disabledAt', async () => {
+    it('disable stops the endpoint and says it was by hand; enable resets failureCount, disabledAt and the reason', async () => {
       const { endpoint, path } = await endpointAt('flaky');
       receiver.respond(path, { status: 500 });
       const deliveryId = await sendTest(endpoint.id);
       await deliveryWhen(endpoint.id, deliveryId, (d) => d.status === 'failed', 'failed');
       const failing = await getEndpoint(endpoint.id);
-      expect(failing).toMatchObject({ enabled: true, failureCount: 2, lastFailureAt: expect.stringMatching(ISO_MS), disabledAt: null });
+      expect(failing).toMatchObject({ enabled: true, failureCount: 2, lastFailureAt: expect.stringMatching(ISO_MS), disabledAt: null, disabledReason: null, disabledMessage: null });
 
       const disabled = await t.http.post(`/v1/webhooks/${endpoint.id}/disable`).set(bearer(admin));
       expect(outcome(disabled)).toMatchObject({ status: 200 });
       expect(sortedKeys(disabled.body)).toEqual(ENDPOINT_KEYS);
-      expect(disabled.body).toMatchObject({ id: endpoint.id, enabled: false, disabledAt: expect.stringMatching(ISO_MS), failureCount: 2 });
-      expect(await getEndpoint(endpoint.id)).toMatchObject({ enabled: false, disabledAt: (disabled.body as Endpoint).disabledAt });
+      // The key's ID (not a secret) tells which integration did it.
+      const byKey = new RegExp(`^Disabled by hand through the API with key key_${ULID}\\.$`);
+      expect(disabled.body).toMatchObject({ id: endpoint.id, enabled: false, disabledAt: expect.stringMatching(ISO_MS), failureCount: 2, disabledReason: 'manual', disabledMessage: expect.stringMatching(byKey) });
+      expect(await getEndpoint(endpoint.id)).toMatchObject({ enabled: false, disabledAt: (disabled.body as Endpoint).disabledAt, disabledReason: 'manual', disabledMessage: (disabled.body as Endpoint).disabledMessage });
+      const listed = await t.http.get('/v1/webhooks').query({ page_size: '100' }).set(bearer(admin));
+      expect((listed.body as { results: Endpoint[] }).results.find((e) => e.id === endpoint.id)).toMatchObject({ disabledReason: 'manual', disabledMessage: expect.stringMatching(byKey) });
+      // Disabling again changes nothing: the first time and reason stay.
+      const twice = await t.http.post(`/v1/webhooks/${endpoint.id}/disable`).set(bearer(admin));
+      expect(outcome(twice)).toMatchObject({ status: 200, body: { disabledAt: (disabled.body as Endpoint).disabledAt, disabledReason: 'manual', disabledMessage: (disabled.body as Endpoint).disabledMessage } });
 
       // Nothing is sent to a disabled endpoint, by hand either.
       receiver.respond(path, { status: 200 });
@@ -655,12 +678,12 @@ describe('webhooks API', () => {
       const enabled = await t.http.post(`/v1/webhooks/${endpoint.id}/enable`).set(bearer(admin));
       expect(outcome(enabled)).toMatchObject({ status: 200 });
       expect(sortedKeys(enabled.body)).toEqual(ENDPOINT_KEYS);
-      expect(enabled.body).toMatchObject({ id: endpoint.id, enabled: true, failureCount: 0, disabledAt: null, lastFailureAt: failing.lastFailureAt });
-      expect(await getEndpoint(endpoint.id)).toMatchObject({ enabled: true, failureCount: 0, disabledAt: null });
+      expect(enabled.body).toMatchObject({ id: endpoint.id, enabled: true, failureCount: 0, disabledAt: null, disabledReason: null, disabledMessage: null, lastFailureAt: failing.lastFailureAt });
+      expect(await getEndpoint(endpoint.id)).toMatchObject({ enabled: true, failureCount: 0, disabledAt: null, disabledReason: null, disabledMessage: null });
 
       // Enabling an enabled endpoint is a no-op that still answers 200.
       const again = await t.http.post(`/v1/webhooks/${endpoint.id}/enable`).set(bearer(admin));
-      expect(outcome(again)).toMatchObject({ status: 200, body: { enabled: true, failureCount: 0, disabledAt: null } });
+      expect(outcome(again)).toMatchObject({ status: 200, body: { enabled: true, failureCount: 0, disabledAt: null, disabledReason: null, disabledMessage: null } });
 
       for (const action of ['enable', 'disable']) {
         const res = await t.http.post(`/v1/webhooks/${UNKNOWN_ENDPOINT}/${action}`).set(bearer(admin));
@@ -694,7 +717,7 @@ describe('webhooks API', () => {
       } finally {
         held.open();
       }
-      expect(outcome(disabled)).toMatchObject({ status: 200, body: { enabled: false, disabledAt: expect.stringMatching(ISO_MS) } });
+      expect(outcome(disabled)).toMatchObject({ status: 200, body: { enabled: false, disabledAt: expect.stringMatching(ISO_MS), disabledReason: 'manual' } });
       const ids = [waitingId, inFlightOk, inFlightFailing];
       for (const id of ids) {
         expect(await getDelivery(endpoint.id, id)).toMatchObject({ status: 'failed', error: 'endpoint disabled', nextRetryAt: null, deliveredAt: null });

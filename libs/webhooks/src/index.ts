@@ -2,7 +2,7 @@
 export { WebhooksModule } from './webhooks.module.js';
 export { WebhooksJobsModule } from './jobs/webhooks-jobs.module.js';
 export { DELIVERY_STATUSES, type DeliveryStatus } from './domain/webhook-delivery.js';
-export { WebhookSecretUnreadableError } from './domain/webhook-endpoint.js';
+export { DISABLED_REASONS, type DisabledReason, WebhookSecretUnreadableError } from './domain/webhook-endpoint.js';
 export { CreateWebhookUseCase } from './application/create-webhook.use-case.js';
 export { ListWebhooksUseCase } from './application/list-webhooks.use-case.js';
 export { GetWebhookUseCase } from './application/get-webhook.use-case.js';

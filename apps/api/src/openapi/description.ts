@@ -164,6 +164,8 @@ use it to drop duplicates), \`webhook-timestamp\` (Unix seconds of the attempt: 
 of them for 24 h after a secret rotation). Any 2xx within 15 s is success; anything else (redirects included) is
 retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, honouring a longer \`Retry-After\` on 429 and 503. After
 10 consecutive failures and 5 days without a success, or at once on \`410 Gone\`, the endpoint is disabled.
+An endpoint says why it is disabled: \`disabledReason\` (\`manual\`, \`gone\` or \`sustained_failures\`) and
+\`disabledMessage\`, one sentence for people.
 
 ## Content format
 

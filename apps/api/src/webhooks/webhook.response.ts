@@ -2,6 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ALL_EVENTS, EVENT_TYPES } from '#core';
 import {
   DELIVERY_STATUSES,
+  DISABLED_REASONS,
+  type DisabledReason,
   type DeliveryAttemptView,
   type RotatedWebhookSecretView,
   type WebhookDeliveryDetailView,
@@ -91,8 +93,30 @@ export class WebhookEndpointResponse implements WebhookEndpointView {
   @ApiProperty({ type: String, nullable: true, format: 'date-time' })
   lastFailureAt: string | null;
 
-  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  @ApiProperty({ type: String, nullable: true, format: 'date-time', description: 'When it was disabled; null while enabled' })
   disabledAt: string | null;
+
+  // disabledReason and disabledMessage are optional in TypeScript only, as in WebhookEndpointView: always present in
+  // answers, and required in the document.
+  @ApiProperty({
+    type: String,
+    enum: DISABLED_REASONS,
+    nullable: true,
+    description:
+      'Why it is disabled: `manual` (by an API key or an admin), `gone` (the receiver answered `410 Gone`), `sustained_failures` ' +
+      '(WEBHOOK_DISABLE_MIN_FAILURES failed attempts in a row and no success for WEBHOOK_DISABLE_AFTER_SECONDS). ' +
+      'Null while enabled, and for an endpoint disabled before reasons were recorded. Cleared by enabling it.',
+  })
+  disabledReason?: DisabledReason | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'The reason in one sentence for people, e.g. "Disabled after 12 failed attempts in a row and no success for 5 days; last error: HTTP 500." ' +
+      'Never contains a secret or the path or query of the URL. Null when disabledReason is.',
+  })
+  disabledMessage?: string | null;
 
   @ApiProperty({ format: 'date-time' })
   createdAt: string;

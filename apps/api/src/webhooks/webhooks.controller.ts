@@ -111,7 +111,7 @@ export class WebhooksController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Enable a webhook endpoint',
-    description: `Re-enables a disabled endpoint: failureCount back to 0, disabledAt cleared. Deliveries failed while disabled can be retried. ${UNREADABLE_SECRET}`,
+    description: `Re-enables a disabled endpoint: failureCount back to 0; disabledAt, disabledReason and disabledMessage cleared. Deliveries failed while disabled can be retried. ${UNREADABLE_SECRET}`,
   })
   @ApiOkResponse({ type: WebhookEndpointResponse })
   @ApiErrors('invalid_state')
@@ -122,7 +122,7 @@ export class WebhooksController {
   @Post(':id/disable')
   @RequireScopes('webhooks:manage')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Disable a webhook endpoint', description: `No deliveries are sent; pending ones become failed with "endpoint disabled". ${UNREADABLE_SECRET}` })
+  @ApiOperation({ summary: 'Disable a webhook endpoint', description: `No deliveries are sent; pending ones become failed with "endpoint disabled". disabledReason becomes \`manual\` (an endpoint already disabled keeps its reason). ${UNREADABLE_SECRET}` })
   @ApiOkResponse({ type: WebhookEndpointResponse })
   @ApiErrors('invalid_state')
   async disable(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookEndpointResponse> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuditLog, Clock, isEventType, mayReceiveEvent, RetryLaterError, SYSTEM_ACTOR, UnitOfWork, WebhookConfig } from '#core';
 import { ENDPOINT_DISABLED, NOT_PERMITTED, parseRetryAfter, RESPONSE_EXCERPT_BYTES, retryDelayMs, SECRET_UNREADABLE } from '../domain/webhook-delivery.js';
-import { WebhookSecretUnreadableError } from '../domain/webhook-endpoint.js';
+import { quotableError, WebhookSecretUnreadableError } from '../domain/webhook-endpoint.js';
 import { EndpointSlots } from './endpoint-slots.js';
 import { webhookAudit } from './webhook-audit.js';
 import { type AttemptOutcome, type DeliveryWork, WebhookDeliveryRepository } from './webhook-delivery.repository.js';
@@ -13,9 +13,9 @@ import { signatureHeaders } from './webhook-signer.js';
  * One attempt at one delivery (the deliver-webhook job). At-least-once and idempotent: a delivery that is no longer
  * pending is left alone. Success = any 2xx; a redirect is a failure. A failure schedules the next retry by
  * throwing RetryLaterError with the schedule's delay (or a longer Retry-After on 429/503), or fails the delivery
- * after the last attempt; sustained failures or a 410 disable the endpoint (recorded as `webhook.auto_disabled` by
- * the system, with the reason). A delivery whose endpoint's secret does
- * not open cannot be signed: it fails at once, nothing sent (it can be retried by hand once the secret is restored).
+ * after the last attempt; sustained failures or a 410 disable the endpoint, which keeps the reason and a sentence
+ * saying it (disabledReason, disabledMessage; also recorded as `webhook.auto_disabled` by the system). A delivery
+ * whose endpoint's secret does not open cannot be signed: it fails at once, nothing sent (it can be retried by hand once the secret is restored).
  */
 @Injectable()
 export class DeliverWebhookUseCase {
@@ -69,20 +69,17 @@ export class DeliverWebhookUseCase {
       const now = this.clock.now();
       const failed = await this.endpoints.recordFailure(endpoint.id, outcome.attemptedAt);
       const policy = { minFailures: this.config.disableMinFailures, afterMs: this.config.disableAfterSeconds * 1000 };
-      if (failed && failed.shouldAutoDisable(policy, now, outcome.responseStatus)) {
-        if (await this.endpoints.disableIfEnabled(endpoint.id, now)) {
-          const failureCount = failed.snapshot().failureCount;
-          const gone = outcome.responseStatus === 410;
+      const cause = failed ? failed.autoDisableCause(policy, now, outcome) : null;
+      if (failed && cause) {
+        if (await this.endpoints.disableIfEnabled(endpoint.id, now, cause)) {
           await this.audit.record(
             SYSTEM_ACTOR,
             webhookAudit('webhook.auto_disabled', endpoint.id, {
-              reason: gone ? 'gone' : 'sustained_failures',
-              message: gone
-                ? 'The endpoint answered 410 Gone.'
-                : `${failureCount} consecutive failed attempts and no success for at least ${this.config.disableAfterSeconds} seconds.`,
-              failureCount,
+              reason: cause.reason,
+              message: cause.message,
+              failureCount: failed.snapshot().failureCount,
               responseStatus: outcome.responseStatus,
-              lastError: outcome.error,
+              lastError: quotableError(outcome),
               deliveryId,
             }),
           );

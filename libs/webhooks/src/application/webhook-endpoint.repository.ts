@@ -1,5 +1,5 @@
 import type { KeysetQuery, KeysetSlice } from '#core';
-import type { WebhookEndpoint } from '../domain/webhook-endpoint.js';
+import type { DisableCause, WebhookEndpoint } from '../domain/webhook-endpoint.js';
 import type { WebhookEndpointView } from './webhook-views.js';
 
 /**
@@ -19,8 +19,8 @@ export abstract class WebhookEndpointRepository {
   abstract listViews(query: KeysetQuery): Promise<KeysetSlice<WebhookEndpointView>>;
   /** Adds one to failureCount and stamps lastFailureAt, atomically; the endpoint after the change. */
   abstract recordFailure(id: string, at: Date): Promise<WebhookEndpoint | null>;
-  /** Disables it if enabled; true when this call disabled it. */
-  abstract disableIfEnabled(id: string, at: Date): Promise<boolean>;
+  /** Disables it for `cause` if enabled; true when this call disabled it (an endpoint already disabled keeps its first reason). */
+  abstract disableIfEnabled(id: string, at: Date, cause: DisableCause): Promise<boolean>;
   /** Seals again, with the current encryption key, every stored secret that is plain or under a previous key; returns how many endpoints. */
   abstract resealSecrets(): Promise<number>;
 }

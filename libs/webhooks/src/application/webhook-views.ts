@@ -1,12 +1,24 @@
 import type { DeliveryAttempt, WebhookDelivery } from '../domain/webhook-delivery.js';
-import type { WebhookEndpointProps } from '../domain/webhook-endpoint.js';
+import type { DisabledReason, WebhookEndpointProps } from '../domain/webhook-endpoint.js';
 
 // The JSON shapes of webhook resources as the API returns them (also the data of webhook.test events).
 
 /** What an endpoint shows: everything but its secrets. */
 export type WebhookEndpointFields = Pick<
   WebhookEndpointProps,
-  'id' | 'url' | 'events' | 'enabled' | 'description' | 'failureCount' | 'lastSuccessAt' | 'lastFailureAt' | 'disabledAt' | 'createdAt' | 'updatedAt'
+  | 'id'
+  | 'url'
+  | 'events'
+  | 'enabled'
+  | 'description'
+  | 'failureCount'
+  | 'lastSuccessAt'
+  | 'lastFailureAt'
+  | 'disabledAt'
+  | 'disabledReason'
+  | 'disabledMessage'
+  | 'createdAt'
+  | 'updatedAt'
 >;
 
 export interface WebhookEndpointView {
@@ -19,6 +31,12 @@ export interface WebhookEndpointView {
   readonly lastSuccessAt: string | null;
   readonly lastFailureAt: string | null;
   readonly disabledAt: string | null;
+  // Always set by webhookEndpointView (and always in the API's answers); optional in this type only until every
+  // hand-written view in the settings pages' tests carries them.
+  /** Why it is disabled: `manual`, `gone` or `sustained_failures`; null while enabled (or disabled before reasons were recorded). */
+  readonly disabledReason?: DisabledReason | null;
+  /** The reason in one sentence (never a secret nor the URL's path or query); null when disabledReason is. */
+  readonly disabledMessage?: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -75,6 +93,8 @@ export function webhookEndpointView(e: WebhookEndpointFields): WebhookEndpointVi
     lastSuccessAt: e.lastSuccessAt?.toISOString() ?? null,
     lastFailureAt: e.lastFailureAt?.toISOString() ?? null,
     disabledAt: e.disabledAt?.toISOString() ?? null,
+    disabledReason: e.enabled ? null : e.disabledReason,
+    disabledMessage: e.enabled ? null : e.disabledMessage,
     createdAt: e.createdAt.toISOString(),
     updatedAt: e.updatedAt.toISOString(),
   };

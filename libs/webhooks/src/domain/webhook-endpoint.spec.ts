@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { InsufficientScopeError, ValidationError } from '#core/domain';
-import { generateSecret, normaliseEvents, PREVIOUS_SECRET_GRACE_MS, WebhookEndpoint } from './webhook-endpoint.js';
+import { generateSecret, humanDuration, normaliseEvents, PREVIOUS_SECRET_GRACE_MS, quotableError, WebhookEndpoint } from './webhook-endpoint.js';
 
 const T0 = new Date('2026-11-22T10:00:00Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
@@ -21,7 +21,7 @@ describe('webhook endpoint', () => {
     expect(e.id).toMatch(/^whep_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(e.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(e.secret.slice(6), 'base64')).toHaveLength(32);
-    expect(e).toMatchObject({ enabled: true, failureCount: 0, disabledAt: null, lastSuccessAt: null, lastFailureAt: null, description: null });
+    expect(e).toMatchObject({ enabled: true, failureCount: 0, disabledAt: null, disabledReason: null, disabledMessage: null, lastSuccessAt: null, lastFailureAt: null, description: null });
     expect(generateSecret()).not.toBe(generateSecret());
   });
 
@@ -67,14 +67,15 @@ describe('webhook endpoint', () => {
     expect(e.signingSecrets(at(1000 + PREVIOUS_SECRET_GRACE_MS))).toEqual([fresh]);
   });
 
-  it('disables and re-enables: re-enabling resets failureCount and disabledAt and restarts the period', () => {
+  it('disables and re-enables: re-enabling resets failureCount, disabledAt and the reason, and restarts the period', () => {
     const e = failing(12, null);
-    e.disable(at(DAY));
-    expect(e.snapshot()).toMatchObject({ enabled: false, disabledAt: at(DAY) });
-    e.disable(at(2 * DAY));
-    expect(e.snapshot().disabledAt).toEqual(at(DAY));
+    e.disable(at(DAY), { reason: 'manual', message: 'Disabled by hand.' });
+    expect(e.snapshot()).toMatchObject({ enabled: false, disabledAt: at(DAY), disabledReason: 'manual', disabledMessage: 'Disabled by hand.' });
+    // Already disabled: the first time and reason stay.
+    e.disable(at(2 * DAY), { reason: 'gone', message: 'Gone.' });
+    expect(e.snapshot()).toMatchObject({ disabledAt: at(DAY), disabledReason: 'manual', disabledMessage: 'Disabled by hand.' });
     e.enable(at(3 * DAY));
-    expect(e.snapshot()).toMatchObject({ enabled: true, failureCount: 0, disabledAt: null, enabledAt: at(3 * DAY) });
+    expect(e.snapshot()).toMatchObject({ enabled: true, failureCount: 0, disabledAt: null, disabledReason: null, disabledMessage: null, enabledAt: at(3 * DAY) });
   });
 
   describe('auto-disable', () => {
@@ -94,5 +95,46 @@ describe('webhook endpoint', () => {
     it('410 Gone disables at once', () => {
       expect(failing(1, at(0)).shouldAutoDisable(POLICY, at(1), 410)).toBe(true);
     });
+
+    it('says why: gone, or sustained failures with their count, the period without success and the last error', () => {
+      expect(failing(1, at(0)).autoDisableCause(POLICY, at(1), { responseStatus: 410, error: 'HTTP 410' })).toEqual({
+        reason: 'gone',
+        message: 'Disabled at once: the receiver answered HTTP 410 Gone.',
+      });
+      expect(failing(9, null).autoDisableCause(POLICY, at(10 * DAY), { responseStatus: 500, error: 'HTTP 500' })).toBeNull();
+      expect(failing(12, null).autoDisableCause(POLICY, at(5 * DAY + 3600 * 1000), { responseStatus: 500, error: 'HTTP 500' })).toEqual({
+        reason: 'sustained_failures',
+        message: 'Disabled after 12 failed attempts in a row and no success for 5 days; last error: HTTP 500.',
+      });
+      // Counted from the last success when that is later than the last enable.
+      const cause = failing(10, at(4 * DAY)).autoDisableCause(POLICY, at(9 * DAY), { responseStatus: null, error: 'no complete response from hooks.example.com in time' });
+      expect(cause?.message).toBe('Disabled after 10 failed attempts in a row and no success for 5 days; last error: no complete response from hooks.example.com in time.');
+    });
+
+    it('never quotes the path or query of a URL in the last error, and keeps it short', () => {
+      const secretUrl = 'https://hooks.example.com/services/T000/B000/XXXXSECRET?token=abc';
+      const message = failing(10, null).autoDisableCause(POLICY, at(6 * DAY), { responseStatus: null, error: `could not reach ${secretUrl}\n(ECONNRESET)` })!.message;
+      expect(message).toContain('last error: could not reach https://hooks.example.com (ECONNRESET).');
+      expect(message).not.toMatch(/services|SECRET|token/);
+      expect(quotableError({ responseStatus: null, error: 'x'.repeat(1000) })).toHaveLength(160);
+      expect(quotableError({ responseStatus: 503, error: null })).toBe('HTTP 503');
+      expect(quotableError({ responseStatus: null, error: null })).toBe('no response');
+    });
+  });
+
+  it('tells durations in whole units a person reads at a glance', () => {
+    expect([0, 999, 1000, 59_000, 60_000, 119_000, 7_199_000, 7_200_000, 2 * DAY - 1, 2 * DAY, 12 * DAY].map(humanDuration)).toEqual([
+      'less than a second',
+      'less than a second',
+      '1 second',
+      '59 seconds',
+      '1 minute',
+      '1 minute',
+      '119 minutes',
+      '2 hours',
+      '47 hours',
+      '2 days',
+      '12 days',
+    ]);
   });
 });

@@ -18,6 +18,10 @@ export interface WebhookEndpointProps {
   lastSuccessAt: Date | null;
   lastFailureAt: Date | null;
   disabledAt: Date | null;
+  /** Why it is disabled; null while enabled (and for an endpoint disabled before reasons were recorded). */
+  disabledReason: DisabledReason | null;
+  /** One sentence saying why, for people; never a secret nor the URL's path or query. Null while enabled. */
+  disabledMessage: string | null;
   /** Since when it is enabled (creation or the last re-enable): the auto-disable period counts from here at the earliest. */
   enabledAt: Date;
   /**
@@ -52,6 +56,56 @@ export class WebhookSecretUnreadableError extends InvalidStateError {
         'Restore the stored secret or the key, or delete the endpoint and create it again',
     );
   }
+}
+
+/**
+ * Why an endpoint is disabled: `manual` (by a key or an admin), `gone` (the receiver answered 410 Gone),
+ * `sustained_failures` (WEBHOOK_DISABLE_MIN_FAILURES failed attempts and no success for WEBHOOK_DISABLE_AFTER_SECONDS).
+ */
+export const DISABLED_REASONS = ['manual', 'gone', 'sustained_failures'] as const;
+export type DisabledReason = (typeof DISABLED_REASONS)[number];
+
+/** A reason to disable an endpoint, and the sentence that tells it. */
+export interface DisableCause {
+  readonly reason: DisabledReason;
+  readonly message: string;
+}
+
+/** The failed attempt that may tip an endpoint over. */
+export interface FailedAttempt {
+  readonly responseStatus: number | null;
+  readonly error: string | null;
+}
+
+/** Longest stored message; an error text longer than that is cut. */
+export const DISABLED_MESSAGE_MAX_LENGTH = 300;
+const LAST_ERROR_MAX_LENGTH = 160;
+
+/** "3 seconds", "1 minute", "36 hours", "5 days": whole units, days from 2 days on and hours from 2 hours on. */
+export function humanDuration(ms: number): string {
+  const seconds = Math.floor(Math.max(0, ms) / 1000);
+  if (seconds < 1) return 'less than a second';
+  const [unit, size]: readonly [string, number] = seconds >= 2 * 86_400 ? ['day', 86_400] : seconds >= 2 * 3600 ? ['hour', 3600] : seconds >= 60 ? ['minute', 60] : ['second', 1];
+  const n = Math.floor(seconds / size);
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
+
+function originOf(url: string): string | null {
+  const origin = URL.canParse(url) ? new URL(url).origin : 'null';
+  return origin === 'null' ? null : origin;
+}
+
+/**
+ * An attempt's error as a message may quote it: any URL in it reduced to its origin (a receiver's path or query may
+ * carry a token), on one line, cut to a reasonable length.
+ */
+export function quotableError(attempt: FailedAttempt): string {
+  const raw = attempt.error ?? (attempt.responseStatus === null ? 'no response' : `HTTP ${attempt.responseStatus}`);
+  const text = raw
+    .replace(/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, (url) => originOf(url) ?? '(a URL)')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > LAST_ERROR_MAX_LENGTH ? `${text.slice(0, LAST_ERROR_MAX_LENGTH - 1)}…` : text;
 }
 
 export interface AutoDisablePolicy {
@@ -108,6 +162,8 @@ export class WebhookEndpoint {
       lastSuccessAt: null,
       lastFailureAt: null,
       disabledAt: null,
+      disabledReason: null,
+      disabledMessage: null,
       enabledAt: now,
       createdByScopes: input.scopes === null ? null : [...input.scopes],
       createdAt: now,
@@ -154,19 +210,24 @@ export class WebhookEndpoint {
     this.props.updatedAt = now;
   }
 
-  /** Re-enable (or keep enabled): failureCount back to 0, disabledAt cleared. */
+  /** Re-enable (or keep enabled): failureCount back to 0, disabledAt and the reason cleared. */
   enable(now: Date): void {
     if (!this.props.enabled) this.props.enabledAt = now;
     this.props.enabled = true;
     this.props.failureCount = 0;
     this.props.disabledAt = null;
+    this.props.disabledReason = null;
+    this.props.disabledMessage = null;
     this.props.updatedAt = now;
   }
 
-  disable(now: Date): void {
+  /** Disables it for `cause`; an endpoint already disabled keeps its time and first reason. */
+  disable(now: Date, cause: DisableCause): void {
     if (!this.props.enabled) return;
     this.props.enabled = false;
     this.props.disabledAt = now;
+    this.props.disabledReason = cause.reason;
+    this.props.disabledMessage = cause.message.slice(0, DISABLED_MESSAGE_MAX_LENGTH);
     this.props.updatedAt = now;
   }
 
@@ -193,7 +254,25 @@ export class WebhookEndpoint {
   shouldAutoDisable(policy: AutoDisablePolicy, now: Date, responseStatus: number | null): boolean {
     if (responseStatus === 410) return true;
     if (this.props.failureCount < policy.minFailures) return false;
-    const since = Math.max(this.props.lastSuccessAt?.getTime() ?? 0, this.props.enabledAt.getTime());
-    return now.getTime() - since >= policy.afterMs;
+    return now.getTime() - this.failingSince().getTime() >= policy.afterMs;
+  }
+
+  /**
+   * Why the failures so far disable it (see shouldAutoDisable), with the sentence that says so; null when they do
+   * not. The sentence names the failed attempts, how long there has been no success and the last error, never the
+   * URL's path or query.
+   */
+  autoDisableCause(policy: AutoDisablePolicy, now: Date, attempt: FailedAttempt): DisableCause | null {
+    if (!this.shouldAutoDisable(policy, now, attempt.responseStatus)) return null;
+    if (attempt.responseStatus === 410) return { reason: 'gone', message: 'Disabled at once: the receiver answered HTTP 410 Gone.' };
+    const failures = this.props.failureCount;
+    const period = humanDuration(now.getTime() - this.failingSince().getTime());
+    const message = `Disabled after ${failures} failed attempt${failures === 1 ? '' : 's'} in a row and no success for ${period}; last error: ${quotableError(attempt)}.`;
+    return { reason: 'sustained_failures', message: message.slice(0, DISABLED_MESSAGE_MAX_LENGTH) };
+  }
+
+  /** Where the period without success starts: the last success, or the last (re-)enable if that is later. */
+  private failingSince(): Date {
+    return new Date(Math.max(this.props.lastSuccessAt?.getTime() ?? 0, this.props.enabledAt.getTime()));
   }
 }

@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { type KeysetQuery, type KeysetSlice, readKeysetRows, SecretCipher, SecretCipherError, TransactionHost } from '#core';
 import { WebhookEndpointRepository } from '../application/webhook-endpoint.repository.js';
 import { type WebhookEndpointFields, webhookEndpointView, type WebhookEndpointView } from '../application/webhook-views.js';
-import { WebhookEndpoint, type WebhookEndpointProps, WebhookSecretUnreadableError } from '../domain/webhook-endpoint.js';
+import { type DisableCause, WebhookEndpoint, type WebhookEndpointProps, WebhookSecretUnreadableError } from '../domain/webhook-endpoint.js';
 
 /** What an endpoint shows: no secrets (lists and reads never open them). */
 const VIEW_COLUMNS = `e.id, e.url, e.description, e.events, e.enabled, e.failure_count AS "failureCount", e.last_success_at AS "lastSuccessAt",
-  e.last_failure_at AS "lastFailureAt", e.disabled_at AS "disabledAt", e.created_at AS "createdAt", e.updated_at AS "updatedAt"`;
+  e.last_failure_at AS "lastFailureAt", e.disabled_at AS "disabledAt", e.disabled_reason AS "disabledReason", e.disabled_message AS "disabledMessage", e.created_at AS "createdAt", e.updated_at AS "updatedAt"`;
 
 /** The whole endpoint, secrets (sealed) included. */
 export const ENDPOINT_COLUMNS = `${VIEW_COLUMNS}, e.secret, e.previous_secret AS "previousSecret", e.previous_secret_until AS "previousSecretUntil",
@@ -67,9 +67,28 @@ export class SqlWebhookEndpointRepository extends WebhookEndpointRepository {
     const e = this.sealed(endpoint);
     await this.tx.query(
       `INSERT INTO webhook_endpoints (id, url, description, events, enabled, secret, previous_secret, previous_secret_until, failure_count,
-         last_success_at, last_failure_at, disabled_at, enabled_at, created_at, updated_at, created_by_scopes)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
-      [e.id, e.url, e.description, e.events, e.enabled, e.secret, e.previousSecret, e.previousSecretUntil, e.failureCount, e.lastSuccessAt, e.lastFailureAt, e.disabledAt, e.enabledAt, e.createdAt, e.updatedAt, e.createdByScopes],
+         last_success_at, last_failure_at, disabled_at, enabled_at, created_at, updated_at, created_by_scopes, disabled_reason, disabled_message)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+      [
+        e.id,
+        e.url,
+        e.description,
+        e.events,
+        e.enabled,
+        e.secret,
+        e.previousSecret,
+        e.previousSecretUntil,
+        e.failureCount,
+        e.lastSuccessAt,
+        e.lastFailureAt,
+        e.disabledAt,
+        e.enabledAt,
+        e.createdAt,
+        e.updatedAt,
+        e.createdByScopes,
+        e.disabledReason,
+        e.disabledMessage,
+      ],
     );
   }
 
@@ -77,9 +96,26 @@ export class SqlWebhookEndpointRepository extends WebhookEndpointRepository {
     const e = this.sealed(endpoint);
     await this.tx.query(
       `UPDATE webhook_endpoints SET url = $2, description = $3, events = $4, enabled = $5, secret = $6, previous_secret = $7,
-         previous_secret_until = $8, failure_count = $9, disabled_at = $10, enabled_at = $11, updated_at = $12, created_by_scopes = $13
+         previous_secret_until = $8, failure_count = $9, disabled_at = $10, enabled_at = $11, updated_at = $12, created_by_scopes = $13,
+         disabled_reason = $14, disabled_message = $15
        WHERE id = $1`,
-      [e.id, e.url, e.description, e.events, e.enabled, e.secret, e.previousSecret, e.previousSecretUntil, e.failureCount, e.disabledAt, e.enabledAt, e.updatedAt, e.createdByScopes],
+      [
+        e.id,
+        e.url,
+        e.description,
+        e.events,
+        e.enabled,
+        e.secret,
+        e.previousSecret,
+        e.previousSecretUntil,
+        e.failureCount,
+        e.disabledAt,
+        e.enabledAt,
+        e.updatedAt,
+        e.createdByScopes,
+        e.disabledReason,
+        e.disabledMessage,
+      ],
     );
   }
 
@@ -121,10 +157,11 @@ export class SqlWebhookEndpointRepository extends WebhookEndpointRepository {
     return row ? endpointOf(row, this.cipher) : null;
   }
 
-  async disableIfEnabled(id: string, at: Date): Promise<boolean> {
+  async disableIfEnabled(id: string, at: Date, cause: DisableCause): Promise<boolean> {
     const rows = await this.tx.query<{ id: string }>(
-      'UPDATE webhook_endpoints SET enabled = false, disabled_at = $2, updated_at = $2 WHERE id = $1 AND enabled RETURNING id',
-      [id, at],
+      `UPDATE webhook_endpoints SET enabled = false, disabled_at = $2, updated_at = $2, disabled_reason = $3, disabled_message = $4
+       WHERE id = $1 AND enabled RETURNING id`,
+      [id, at, cause.reason, cause.message],
     );
     return rows.length > 0;
   }
