@@ -454,8 +454,16 @@ describe('webhooks', () => {
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('href="#webhook-url"');
 
+    const disabled = await admin.post(`/settings/webhooks/${id}/disable`, { _csrf: csrfOf(detail.text) });
+    expect(disabled.headers.location).toBe(`/settings/webhooks/${id}?notice=webhook_disabled`);
+    const off = textOf((await admin.get(disabled.headers.location!)).text);
+    expect(off).toContain('Disabled by hand by an admin in the developer settings.');
+    expect(off).not.toContain('Send a test event');
+    const enabled = await admin.post(`/settings/webhooks/${id}/enable`, { _csrf: csrfOf(detail.text) });
+    expect(enabled.headers.location).toBe(`/settings/webhooks/${id}?notice=webhook_enabled`);
+
     const actions = (await auditEntries()).filter((e) => e.targetId === id).map((e) => e.action);
-    expect(actions).toEqual(['webhook.secret_rotated', 'webhook.test_sent', 'webhook.created']);
+    expect(actions).toEqual(['webhook.enabled', 'webhook.disabled', 'webhook.secret_rotated', 'webhook.test_sent', 'webhook.created']);
     const logs = logLines.join('');
     expect(logs).not.toContain(secret);
     expect(logs).not.toContain(newSecret);

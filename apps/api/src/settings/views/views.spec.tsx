@@ -123,7 +123,15 @@ describe('settings views', () => {
     expect(autoDisabled({ ...endpoint, enabled: true, disabledAt: null })).toBe(false);
     const html = renderSettings.webhook(ctx, endpoint, { results: [], has_more: false, next_cursor: null }, null);
     expect(html).toContain('Disabled automatically');
-    expect(html).toContain('after 12 failed deliveries in a row');
+    expect(html).toContain('After 12 failed deliveries in a row');
+    // The sentence recorded when it was disabled, when there is one.
+    const recorded = { ...endpoint, disabledReason: 'sustained_failures' as const, disabledMessage: 'Disabled after 12 failed attempts in a row and no success for 5 days; last error: HTTP 500.' };
+    expect(renderSettings.webhook(ctx, recorded, { results: [], has_more: false, next_cursor: null }, null)).toContain('no success for 5 days; last error: HTTP 500.');
+    const manual = { ...endpoint, disabledReason: 'manual' as const, disabledMessage: 'Disabled by hand by an admin.' };
+    expect(autoDisabled(manual)).toBe(false);
+    const manualPage = renderSettings.webhook(ctx, manual, { results: [], has_more: false, next_cursor: null }, null);
+    expect(manualPage).toContain('Disabled by hand by an admin.');
+    expect(manualPage).not.toContain('Disabled automatically');
     const detail: WebhookDeliveryDetailView = {
       id: 'whdl_1',
       eventType: 'webhook.test',
@@ -136,7 +144,7 @@ describe('settings views', () => {
       nextRetryAt: null,
       attemptHistory: [],
     };
-    expect(renderSettings.webhook(ctx, endpoint, { results: [detail], has_more: false, next_cursor: null }, null)).toContain('because the receiver answered 410 Gone');
+    expect(renderSettings.webhook(ctx, endpoint, { results: [detail], has_more: false, next_cursor: null }, null)).toContain('The receiver answered HTTP 410 Gone.');
     expect(renderSettings.delivery(ctx, endpoint, detail)).toContain('The endpoint is disabled: enable it to retry this delivery.');
   });
 

@@ -8,9 +8,14 @@ import { Badge, CheckboxGroup, CsrfField, DataTable, ErrorSummary, type FormErro
 /** How long after its last failure an endpoint's disabling counts as the automatic one (it happens in the same transaction). */
 const AUTO_DISABLE_WINDOW_MS = 60_000;
 
-/** Whether the service turned the endpoint off itself (after sustained failures, or a 410 Gone), as far as its record tells. */
+/**
+ * Whether the service turned the endpoint off itself (a 410 Gone, or sustained failures): its recorded reason, or for
+ * an endpoint disabled before reasons were recorded, a disabling right after a failure.
+ */
 export function autoDisabled(endpoint: WebhookEndpointView): boolean {
-  if (endpoint.enabled || !endpoint.disabledAt || !endpoint.lastFailureAt || endpoint.failureCount === 0) return false;
+  if (endpoint.enabled || !endpoint.disabledAt) return false;
+  if (endpoint.disabledReason) return endpoint.disabledReason !== 'manual';
+  if (!endpoint.lastFailureAt || endpoint.failureCount === 0) return false;
   const gap = Date.parse(endpoint.disabledAt) - Date.parse(endpoint.lastFailureAt);
   return gap >= 0 && gap <= AUTO_DISABLE_WINDOW_MS;
 }
@@ -182,22 +187,25 @@ export function WebhookSecretView({ ctx, endpoint, rotated }: { ctx: SettingsCon
   );
 }
 
-/** Why an endpoint is off, as far as its record tells. */
+/** Why an endpoint is off: the sentence recorded when it was disabled (older endpoints: what their record tells). */
 function DisabledNote({ endpoint, deliveries }: { endpoint: WebhookEndpointView; deliveries: readonly WebhookDeliveryView[] }) {
   if (endpoint.enabled) return null;
   if (!autoDisabled(endpoint)) {
     return (
       <div class="warning">
-        Disabled on <Time value={endpoint.disabledAt} />. Nothing is sent to it; enable it to receive events again.
+        <p>
+          Disabled on <Time value={endpoint.disabledAt} />. {endpoint.disabledMessage ?? ''}
+        </p>
+        <p>Nothing is sent to it; enable it to receive events again.</p>
       </div>
     );
   }
-  const gone = deliveries.find((d) => d.status === 'failed')?.responseStatus === 410;
+  const gone = endpoint.disabledReason === 'gone' || deliveries.find((d) => d.status === 'failed')?.responseStatus === 410;
+  const why = endpoint.disabledMessage ?? (gone ? 'The receiver answered HTTP 410 Gone.' : `After ${endpoint.failureCount} failed deliveries in a row and no success for a long time.`);
   return (
     <div class="danger-box">
       <p>
-        <strong>Disabled automatically</strong> on <Time value={endpoint.disabledAt} />{' '}
-        {gone ? 'because the receiver answered 410 Gone.' : `after ${endpoint.failureCount} failed deliveries in a row and no success for a long time.`} Pending deliveries were marked failed.
+        <strong>Disabled automatically</strong> on <Time value={endpoint.disabledAt} />. {why} Pending deliveries were marked failed.
       </p>
       <p>Fix the receiver, enable the endpoint, then retry the failed deliveries you need.</p>
     </div>
