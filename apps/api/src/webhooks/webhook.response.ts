@@ -96,8 +96,6 @@ export class WebhookEndpointResponse implements WebhookEndpointView {
   @ApiProperty({ type: String, nullable: true, format: 'date-time', description: 'When it was disabled; null while enabled' })
   disabledAt: string | null;
 
-  // disabledReason and disabledMessage are optional in TypeScript only, as in WebhookEndpointView: always present in
-  // answers, and required in the document.
   @ApiProperty({
     type: String,
     enum: DISABLED_REASONS,
@@ -107,7 +105,7 @@ export class WebhookEndpointResponse implements WebhookEndpointView {
       '(WEBHOOK_DISABLE_MIN_FAILURES failed attempts in a row and no success for WEBHOOK_DISABLE_AFTER_SECONDS). ' +
       'Null while enabled, and for an endpoint disabled before reasons were recorded. Cleared by enabling it.',
   })
-  disabledReason?: DisabledReason | null;
+  disabledReason: DisabledReason | null;
 
   @ApiProperty({
     type: String,
@@ -116,7 +114,7 @@ export class WebhookEndpointResponse implements WebhookEndpointView {
       'The reason in one sentence for people, e.g. "Disabled after 12 failed attempts in a row and no success for 5 days; last error: HTTP 500." ' +
       'Never contains a secret or the path or query of the URL. Null when disabledReason is.',
   })
-  disabledMessage?: string | null;
+  disabledMessage: string | null;
 
   @ApiProperty({ format: 'date-time' })
   createdAt: string;

@@ -31,12 +31,10 @@ export interface WebhookEndpointView {
   readonly lastSuccessAt: string | null;
   readonly lastFailureAt: string | null;
   readonly disabledAt: string | null;
-  // Always set by webhookEndpointView (and always in the API's answers); optional in this type only until every
-  // hand-written view in the settings pages' tests carries them.
   /** Why it is disabled: `manual`, `gone` or `sustained_failures`; null while enabled (or disabled before reasons were recorded). */
-  readonly disabledReason?: DisabledReason | null;
+  readonly disabledReason: DisabledReason | null;
   /** The reason in one sentence (never a secret nor the URL's path or query); null when disabledReason is. */
-  readonly disabledMessage?: string | null;
+  readonly disabledMessage: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

@@ -40,6 +40,8 @@ const endpoint: WebhookEndpointView = {
   lastSuccessAt: null,
   lastFailureAt: '2026-05-04T11:59:59.000Z',
   disabledAt: '2026-05-04T12:00:00.000Z',
+  disabledReason: null,
+  disabledMessage: null,
   createdAt: '2026-05-01T00:00:00.000Z',
   updatedAt: '2026-05-04T12:00:00.000Z',
 };
