@@ -24,6 +24,8 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions): P
     logger: new PinoNestLogger(logger),
   });
   app.disable('x-powered-by');
+  // request.ip (rate limits, sign-in throttling, the audit log): the socket's address unless TRUST_PROXY names the proxies in front.
+  app.set('trust proxy', Array.isArray(config.http.trustProxy) ? [...config.http.trustProxy] : config.http.trustProxy);
   // Express would hash every response body for a weak ETag; resources that support conditional requests set their own.
   app.set('etag', false);
   app.use(requestLogging(logger));

@@ -60,6 +60,7 @@ describe('AppConfig.fromEnv', () => {
         staticUrl: 'http://localhost:3000/static',
         corsOrigins: [],
         pageCacheBytes: 32 * 1024 * 1024,
+        trustProxy: false,
       });
       expect(config.database).toEqual({ url: null, poolSize: 10, statementTimeoutMs: 30_000, connectTimeoutMs: 5_000, embeddedOsUser: 'postgres' });
       expect(config.embedded).toBe(true);
@@ -267,6 +268,12 @@ describe('AppConfig.fromEnv', () => {
       expect(error.message).toContain('info');
     });
 
+    it('TRUST_PROXY: off by default and for false, a hop count, or proxy addresses, ranges and names', () => {
+      expect(load({ TRUST_PROXY: 'false' }).http.trustProxy).toBe(false);
+      expect(load({ TRUST_PROXY: '2' }).http.trustProxy).toBe(2);
+      expect(load({ TRUST_PROXY: 'loopback, 10.0.0.0/8, 192.0.2.7, ::1' }).http.trustProxy).toEqual(['loopback', '10.0.0.0/8', '192.0.2.7', '::1']);
+    });
+
     it.each([
       ['RATE_LIMIT_REQUESTS_PER_MINUTE', '0'],
       ['RATE_LIMIT_REQUESTS_PER_MINUTE', 'many'],
@@ -280,6 +287,11 @@ describe('AppConfig.fromEnv', () => {
       ['DATABASE_STATEMENT_TIMEOUT_MS', '0'],
       ['DATABASE_STATEMENT_TIMEOUT_MS', 'forever'],
       ['DATABASE_CONNECT_TIMEOUT_MS', '-1'],
+      ['TRUST_PROXY', 'true'],
+      ['TRUST_PROXY', '0'],
+      ['TRUST_PROXY', '11'],
+      ['TRUST_PROXY', 'proxy.internal'],
+      ['TRUST_PROXY', '10.0.0.0/33'],
       ['CORS_ORIGINS', 'help.example.com'],
       ['CORS_ORIGINS', 'https://help.example.com/'],
       ['CORS_ORIGINS', 'https://help.example.com/path'],

@@ -17,6 +17,11 @@ export abstract class HttpConfig {
   declare readonly staticUrl: string;
   /** Bytes of rendered help center pages each API process keeps (HELP_CENTER_PAGE_CACHE_MB; 0: none kept). */
   declare readonly pageCacheBytes: number;
+  /**
+   * Which proxies' X-Forwarded-For is believed for the client address (TRUST_PROXY): false (the socket's address),
+   * a number of proxy hops, or the proxies' addresses and ranges (`loopback`, `linklocal`, `uniquelocal` too).
+   */
+  declare readonly trustProxy: false | number | readonly string[];
 }
 
 export abstract class DatabaseConfig {
@@ -212,6 +217,7 @@ export class AppConfig {
         staticUrl,
         corsOrigins: readCorsOrigins(env),
         pageCacheBytes: readInt(env, 'HELP_CENTER_PAGE_CACHE_MB', 32, { min: 0, max: 16_384 }) * 1024 * 1024,
+        trustProxy: readTrustProxy(env),
       },
       database: {
         url: databaseUrl?.toString() ?? null,
@@ -336,6 +342,34 @@ function readCidrList(env: Env, name: string): string[] {
       return `${address.toString()}/${bits}`;
     } catch {
       throw new ConfigError(name, `"${item}" is not a CIDR range such as 10.0.0.0/8`);
+    }
+  });
+}
+
+const PROXY_NAMES: ReadonlySet<string> = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: unset or `false`, a hop count (1–10), or a list of proxy addresses, CIDR ranges and the names
+ * loopback, linklocal, uniquelocal. `true` (believe any X-Forwarded-For) is refused: any client could then choose its
+ * own address and step around every per-address limit.
+ */
+function readTrustProxy(env: Env): false | number | string[] {
+  const value = readString(env, 'TRUST_PROXY');
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') {
+    throw new ConfigError('TRUST_PROXY', 'true would let any client set its own address; give the number of proxies in front (1) or their addresses (loopback, 10.0.0.0/8)');
+  }
+  if (/^[0-9]+$/.test(value)) return readInt(env, 'TRUST_PROXY', 0, { min: 1, max: 10 });
+  return readList(env, 'TRUST_PROXY', []).map((item) => {
+    if (PROXY_NAMES.has(item)) return item;
+    try {
+      if (item.includes('/')) {
+        const [address, bits] = ipaddr.parseCIDR(item);
+        return `${address.toString()}/${bits}`;
+      }
+      return ipaddr.parse(item).toString();
+    } catch {
+      throw new ConfigError('TRUST_PROXY', `"${item}" is not a proxy address, CIDR range or one of loopback, linklocal, uniquelocal`);
     }
   });
 }
