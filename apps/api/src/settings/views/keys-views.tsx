@@ -79,13 +79,13 @@ export function KeysView({ ctx, keys, now }: { ctx: SettingsContext; keys: reado
                   <Scopes apiKey={key} />
                 </td>
                 <td>{key.props.createdBy ?? <span class="muted">unknown</span>}</td>
-                <td class="nowrap">
+                <td>
                   <Time value={key.props.createdAt} />
                 </td>
-                <td class="nowrap">
+                <td>
                   <Time value={key.props.lastUsedAt} empty="never" />
                 </td>
-                <td class="nowrap">
+                <td>
                   <Time value={key.props.expiresAt} empty="never" />
                 </td>
                 <td>

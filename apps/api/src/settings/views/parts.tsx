@@ -208,11 +208,20 @@ export function CheckboxGroup({
   );
 }
 
-/** `2026-05-04 13:45 UTC` in a <time> with the exact instant; a dash for none. */
+/**
+ * `2026-05-04 13:45 UTC` in a <time> with the exact instant; a dash for none. A narrow column may wrap it between
+ * the day and the time, never inside either.
+ */
 export function Time({ value, empty = '—' }: { value: Date | string | null | undefined; empty?: string }) {
   if (value === null || value === undefined) return <span class="muted">{empty}</span>;
   const date = typeof value === 'string' ? new Date(value) : value;
-  return <time datetime={date.toISOString()}>{formatTime(date)}</time>;
+  const text = formatTime(date);
+  const space = text.indexOf(' ');
+  return (
+    <time datetime={date.toISOString()}>
+      <span class="nowrap">{text.slice(0, space)}</span> <span class="nowrap">{text.slice(space + 1)}</span>
+    </time>
+  );
 }
 
 export function formatTime(date: Date): string {
