@@ -68,8 +68,14 @@ export interface InputProps {
   readonly spellcheck?: boolean;
 }
 
-/** A labelled input with its hint and error, both tied to it by aria-describedby. */
-export function Input(props: InputProps) {
+/** What a control needs to be tied to its field's hint and error. */
+interface ControlAria {
+  readonly 'aria-invalid': 'true' | undefined;
+  readonly 'aria-describedby': string | undefined;
+}
+
+/** A field's frame: its label, hint and error (both tied to the control by aria-describedby), then the control. */
+function Field(props: { id: string; label: string; hint?: ComponentChildren; errors?: FormErrors; control: (aria: ControlAria) => ComponentChildren }) {
   const error = errorFor(props.errors, props.id);
   const hintId = props.hint ? `${props.id}-hint` : undefined;
   const errorId = error ? `${props.id}-error` : undefined;
@@ -87,22 +93,33 @@ export function Input(props: InputProps) {
           {error}
         </span>
       ) : null}
-      <input
-        id={props.id}
-        name={props.name}
-        // preact's input types are a union keyed on `type`; every type used here takes the attributes below.
-        type={(props.type ?? 'text') as 'text'}
-        value={props.type === 'password' ? undefined : props.value}
-        autocomplete={props.autocomplete}
-        required={props.required}
-        maxLength={props.maxLength}
-        minLength={props.minLength}
-        min={props.min}
-        spellcheck={props.spellcheck}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={describedBy(hintId, errorId)}
-      />
+      {props.control({ 'aria-invalid': error ? 'true' : undefined, 'aria-describedby': describedBy(hintId, errorId) })}
     </div>
+  );
+}
+
+/** A labelled input with its hint and error, both tied to it by aria-describedby. */
+export function Input(props: InputProps) {
+  return (
+    <Field
+      {...props}
+      control={(aria) => (
+        <input
+          id={props.id}
+          name={props.name}
+          // preact's input types are a union keyed on `type`; every type used here takes the attributes below.
+          type={(props.type ?? 'text') as 'text'}
+          value={props.type === 'password' ? undefined : props.value}
+          autocomplete={props.autocomplete}
+          required={props.required}
+          maxLength={props.maxLength}
+          minLength={props.minLength}
+          min={props.min}
+          spellcheck={props.spellcheck}
+          {...aria}
+        />
+      )}
+    />
   );
 }
 
@@ -117,27 +134,15 @@ export interface TextareaProps {
 }
 
 export function Textarea(props: TextareaProps) {
-  const error = errorFor(props.errors, props.id);
-  const hintId = props.hint ? `${props.id}-hint` : undefined;
-  const errorId = error ? `${props.id}-error` : undefined;
   return (
-    <div class={error ? 'field has-error' : 'field'}>
-      <label for={props.id}>{props.label}</label>
-      {props.hint ? (
-        <span class="hint" id={hintId}>
-          {props.hint}
-        </span>
-      ) : null}
-      {error ? (
-        <span class="field-error" id={errorId}>
-          <span class="visually-hidden">Error: </span>
-          {error}
-        </span>
-      ) : null}
-      <textarea id={props.id} name={props.name} rows={3} maxLength={props.maxLength} aria-invalid={error ? 'true' : undefined} aria-describedby={describedBy(hintId, errorId)}>
-        {props.value ?? ''}
-      </textarea>
-    </div>
+    <Field
+      {...props}
+      control={(aria) => (
+        <textarea id={props.id} name={props.name} rows={3} maxLength={props.maxLength} {...aria}>
+          {props.value ?? ''}
+        </textarea>
+      )}
+    />
   );
 }
 
