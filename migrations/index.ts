@@ -12,6 +12,7 @@ import { AuditAndKeyExpiry1795352000000 } from './1795352000000-audit-and-key-ex
 import { Admins1795356000000 } from './1795356000000-admins.js';
 import { HelpCenterVersion1795360000000 } from './1795360000000-help-center-version.js';
 import { WebhookDisabledReason1795364000000 } from './1795364000000-webhook-disabled-reason.js';
+import { HelpCenterChanges1795368000000 } from './1795368000000-help-center-changes.js';
 
 /** Every migration, oldest first. A new migration is added here as well as in its file. */
-export const MIGRATIONS: readonly Migration[] = [Platform1795309200000, Articles1795313400000, Webhooks1795320000000, Tasks1795326000000, Feedback1795330000000, SearchSnippets1795336000000, LiveRevisions1795340000000, WebhookScopes1795344000000, HelpCenter1795348000000, AuditAndKeyExpiry1795352000000, Admins1795356000000, HelpCenterVersion1795360000000, WebhookDisabledReason1795364000000];
+export const MIGRATIONS: readonly Migration[] = [Platform1795309200000, Articles1795313400000, Webhooks1795320000000, Tasks1795326000000, Feedback1795330000000, SearchSnippets1795336000000, LiveRevisions1795340000000, WebhookScopes1795344000000, HelpCenter1795348000000, AuditAndKeyExpiry1795352000000, Admins1795356000000, HelpCenterVersion1795360000000, WebhookDisabledReason1795364000000, HelpCenterChanges1795368000000];

@@ -167,7 +167,12 @@ class IdlePruneAdminSessionsProcessor extends JobProcessor<JobName.PruneAdminSes
   async handle(): Promise<void> {}
 }
 
-const OTHER_JOBS = [IdleDeliverWebhookProcessor, IdlePruneWebhookDeliveriesProcessor, IdleRunTaskProcessor, IdleRecoverTasksProcessor, IdlePruneAdminSessionsProcessor];
+@ProcessesJob(JobName.CompactHelpCenterChanges)
+class IdleCompactHelpCenterChangesProcessor extends JobProcessor<JobName.CompactHelpCenterChanges> {
+  async handle(): Promise<void> {}
+}
+
+const OTHER_JOBS = [IdleCompactHelpCenterChangesProcessor, IdleDeliverWebhookProcessor, IdlePruneWebhookDeliveriesProcessor, IdleRunTaskProcessor, IdleRecoverTasksProcessor, IdlePruneAdminSessionsProcessor];
 
 async function compileModule(
   config: AppConfig,

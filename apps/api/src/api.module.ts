@@ -13,7 +13,7 @@ import {
   RouteScopesVerifier,
 } from '#gateway';
 import { AdminJobsModule, AdminModule } from '#admin';
-import { ContentModule } from '#content';
+import { ContentJobsModule, ContentModule } from '#content';
 import { FeedbackModule } from '#feedback';
 import { TasksJobsModule, TasksModule } from '#tasks';
 import { WebhooksJobsModule, WebhooksModule } from '#webhooks';
@@ -58,7 +58,7 @@ export class ApiModule implements NestModule {
         SettingsModule,
         AdminModule,
         // The same job processors as the worker (apps/worker/src/worker.module.ts).
-        ...(options.runsJobs ? [GatewayJobsModule, TasksJobsModule, WebhooksJobsModule, AdminJobsModule] : []),
+        ...(options.runsJobs ? [GatewayJobsModule, ContentJobsModule, TasksJobsModule, WebhooksJobsModule, AdminJobsModule] : []),
       ],
       // ArticleTranslationsController before ArticlesController: /articles/search and
       // /articles/translations/missing must be matched before /articles/:id.

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type AppConfig, CoreModule } from '#core';
-import { ContentModule } from '#content';
+import { ContentJobsModule, ContentModule } from '#content';
 import { AdminJobsModule } from '#admin';
 import { GatewayJobsModule } from '#gateway';
 import { TasksJobsModule } from '#tasks';
@@ -16,8 +16,9 @@ export class WorkerModule {
       imports: [
         CoreModule.forRoot(config, { migrations: MIGRATIONS, migrate: true, runsJobs: true, attachToRunningEmbedded: true }),
         ContentModule,
-        // One processor per job name; the embedded API (apps/api/src/api.module.ts) loads the same four.
+        // One processor per job name; the embedded API (apps/api/src/api.module.ts) loads the same five.
         GatewayJobsModule,
+        ContentJobsModule,
         AdminJobsModule,
         TasksJobsModule,
         WebhooksJobsModule,

@@ -69,6 +69,8 @@ export { GetHelpCenterSitemapUseCase } from './help-center/application/get-help-
 export { GetHelpCenterFeedUseCase } from './help-center/application/get-help-center-feed.use-case.js';
 export { GetHelpCenterShellUseCase } from './help-center/application/get-help-center-shell.use-case.js';
 export { GetHelpCenterVersionUseCase } from './help-center/application/get-help-center-version.use-case.js';
+export { CompactHelpCenterChangesUseCase } from './help-center/application/compact-help-center-changes.use-case.js';
+export { ContentJobsModule } from './jobs/content-jobs.module.js';
 export * from './help-center/application/help-center-views.js';
 export {
   articleView,

@@ -17,6 +17,8 @@ export enum JobName {
   RecoverTasks = 'recover-tasks',
   /** Deletes expired admin sessions and spent sign-in throttle counters (hourly). */
   PruneAdminSessions = 'prune-admin-sessions',
+  /** Folds the help center's recorded content changes into one record (every minute; the content version stays). */
+  CompactHelpCenterChanges = 'compact-help-center-changes',
 }
 
 /** Payload of each job. Payloads are JSON: dates travel as ISO strings. */
@@ -28,6 +30,7 @@ export interface JobPayloads {
   [JobName.RunTask]: { taskId: string };
   [JobName.RecoverTasks]: Record<string, never>;
   [JobName.PruneAdminSessions]: Record<string, never>;
+  [JobName.CompactHelpCenterChanges]: Record<string, never>;
 }
 
 export const ALL_JOB_NAMES: readonly JobName[] = Object.values(JobName);

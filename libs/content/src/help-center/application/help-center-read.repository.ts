@@ -120,12 +120,6 @@ export interface SitemapRow {
  * articles of a collection by creation (oldest first).
  */
 export abstract class HelpCenterReadRepository {
-  /**
-   * The content version: raised by one at the commit of every change to what the pages are made of (helpdesk,
-   * sections, collections, articles, their translations, old slugs), in commit order. A page read after seeing
-   * version n shows at least everything committed up to n.
-   */
-  abstract contentVersion(): Promise<string>;
   abstract site(): Promise<SiteRow | null>;
   abstract structure(language: string | null): Promise<StructureRows>;
   /** The newest published live articles. */

@@ -169,12 +169,6 @@ export class SqlHelpCenterReadRepository extends HelpCenterReadRepository {
     return this.tx.prepared<R>(`help_center_${name}`, sql, params);
   }
 
-  async contentVersion(): Promise<string> {
-    const [row] = await this.read<{ version: string }>('version', 'SELECT version::text AS version FROM help_center_version');
-    if (!row) throw new Error('help_center_version has no row: the help center migration did not run');
-    return row.version;
-  }
-
   async site(): Promise<SiteRow | null> {
     const [row] = await this.read<SiteRow>(
       'site',
