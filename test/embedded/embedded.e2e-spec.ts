@@ -53,6 +53,17 @@ describe('embedded mode: npm start with no DATABASE_URL or REDIS_URL', () => {
     expect(server.stderr).not.toContain(initialKey);
   });
 
+  it('prints, beside the key, a one-time setup link that opens the first admin\'s form on this server', async () => {
+    const link = /First start: create the first admin at (\S+)/.exec(server.stdout)?.[1];
+    expect(link).toMatch(/\/settings\/setup\?token=[A-Za-z0-9_-]{20,}$/);
+    const url = new URL(link!);
+    const page = await server.fetch(`${url.pathname}${url.search}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(await page.text()).toContain('name="password"');
+    expect((await server.fetch('/settings/setup?token=made-up')).status).toBeGreaterThanOrEqual(400);
+  });
+
   it('the key works against GET /v1/sections, which lists the default section "General"', async () => {
     const res = await server.fetch('/v1/sections', initialKey);
     expect(res.status).toBe(200);
