@@ -100,7 +100,9 @@ under their code: \`/fr/articles/{slug}\`), with the helpdesk's branding (\`logo
 Every \`/v1\` request (except \`/v1/public/…\`) carries \`Authorization: Bearer hck_…\`. Each operation lists the scope it
 requires (\`x-required-scopes\`, and the scopes of its security requirement: role names, as OpenAPI 3.1 allows for
 non-OAuth schemes). \`content:write\` and \`content:publish\` imply \`content:read\`; keys with null scopes (legacy) have
-full access.
+full access. Keys are created and revoked by signed-in admins in the developer settings (\`${publicUrl}/settings\`,
+server-rendered pages, not operations of this document) or with \`npm run cli -- api-keys\`; a key may carry an expiry,
+after which, like a revoked key, it gets 401 \`unauthorized\`.
 
 ## Request IDs
 
