@@ -12,6 +12,7 @@ import {
   type TaskView,
   TasksJobsModule,
 } from '#tasks';
+import { TaskContent } from '../../libs/tasks/src/application/task-content.js';
 import { createUseCaseModule, type UseCaseModule } from '../support/use-case-module.js';
 
 // The tasks' use cases below HTTP: the lib's Nest modules (TasksModule through TasksJobsModule, so a created task runs
@@ -78,6 +79,32 @@ describe('tasks use cases (real PostgreSQL, in-process jobs)', () => {
       }
       const [{ n: after }] = await rows<{ n: number }>('SELECT count(*)::int AS n FROM tasks');
       expect(after).toBe(before);
+    });
+
+    it('a target deleted between its check and the insert is the same 400 on its field, not a database error; nothing is stored', async () => {
+      const [{ id: sectionId }] = await rows<{ id: string }>('SELECT id FROM sections ORDER BY position LIMIT 1');
+      const content = use(TaskContent);
+      const check = content.checkTargets.bind(content);
+      for (const [field, table] of [['targetCollectionId', 'collections'], ['targetSectionId', 'sections']] as const) {
+        const id = table === 'collections' ? `col_race_${Date.now()}` : `sec_race_${Date.now()}`;
+        if (table === 'collections') {
+          await rows("INSERT INTO collections (id, helpdesk_id, short_id, section_id, title, created_at, updated_at) SELECT $1, helpdesk_id, $2, id, 'Race', now(), now() FROM sections WHERE id = $3", [id, `race${Date.now()}`, sectionId]);
+        } else {
+          await rows("INSERT INTO sections (id, helpdesk_id, name, position, created_at, updated_at) SELECT $1, helpdesk_id, 'Race', 9999, now(), now() FROM sections WHERE id = $2", [id, sectionId]);
+        }
+        // The check passes, then another request deletes the target before the task is inserted.
+        const spy = jest.spyOn(content, 'checkTargets').mockImplementationOnce(async (targets) => {
+          await check(targets);
+          await rows(`DELETE FROM ${table} WHERE id = $1`, [id]);
+        });
+        const before = (await rows<{ n: number }>('SELECT count(*)::int AS n FROM tasks'))[0]!.n;
+        await expect(use(CreateTaskUseCase).execute({ instruction: 'Rename to "x"', [field]: id }, writer)).rejects.toMatchObject({
+          code: 'invalid_request',
+          details: [{ field, message: expect.stringContaining(`${id} does not exist`) }],
+        });
+        expect((await rows<{ n: number }>('SELECT count(*)::int AS n FROM tasks'))[0]!.n).toBe(before);
+        spy.mockRestore();
+      }
     });
   });
 

@@ -57,7 +57,7 @@ export { type CursorRequest, Paginator } from './pagination/paginator.js';
 export { Database, type Migration, runMigrations } from './database/database.js';
 export { EMBEDDED_POSTGRES_MAJOR } from './database/embedded/postgres-binaries.js';
 export { TransactionHost, UnitOfWork } from './database/transaction.js';
-export { isUniqueViolation, isDatabaseUnavailable, isInvalidTextValue } from './database/pg-errors.js';
+export { isUniqueViolation, isForeignKeyViolation, isDatabaseUnavailable, isInvalidTextValue } from './database/pg-errors.js';
 export { readKeysetRows } from './database/keyset.js';
 
 export { JobName, type JobPayloads } from './jobs/job-name.js';

@@ -13,6 +13,14 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   return (driverError as { constraint?: string }).constraint === constraint;
 }
 
+/** A foreign key found no row to point at (or a referenced row went first); `constraint` narrows it to one key. */
+export function isForeignKeyViolation(error: unknown, constraint?: string): boolean {
+  if (driverCode(error) !== '23503') return false;
+  if (!constraint) return true;
+  const driverError = error instanceof QueryFailedError ? error.driverError : error;
+  return (driverError as { constraint?: string }).constraint === constraint;
+}
+
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '53300']);
 
 /** The database could not be reached or refused new work (maps to 503). */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { newId, TransactionHost } from '#core';
+import { isForeignKeyViolation, newId, TransactionHost, ValidationError } from '#core';
 import { type NewTask, TaskRepository } from '../application/task.repository.js';
 import type { ProposedChange, Task, TaskOutput, TaskStatus } from '../domain/task.js';
 
@@ -10,6 +10,13 @@ const TASK_COLUMNS = `id, title, instruction, status, target_article_id AS "targ
 const OUTPUT_COLUMNS = `id, task_id AS "taskId", position, kind, operation, status, title, markdown, target_article_id AS "targetArticleId",
   target_collection_id AS "targetCollectionId", target_section_id AS "targetSectionId", error, applied_at AS "appliedAt", created_at AS "createdAt"`;
 
+/** The task's target keys: the request field each one checks, and what it points at. */
+const TARGET_KEYS = [
+  { constraint: 'tasks_target_article_id_fkey', field: 'targetArticleId', entity: 'Article', id: (t: NewTask) => t.targetArticleId },
+  { constraint: 'tasks_target_collection_id_fkey', field: 'targetCollectionId', entity: 'Collection', id: (t: NewTask) => t.targetCollectionId },
+  { constraint: 'tasks_target_section_id_fkey', field: 'targetSectionId', entity: 'Section', id: (t: NewTask) => t.targetSectionId },
+] as const;
+
 /** Tasks and outputs in PostgreSQL, plain SQL. */
 @Injectable()
 export class SqlTaskRepository extends TaskRepository {
@@ -17,6 +24,10 @@ export class SqlTaskRepository extends TaskRepository {
     super();
   }
 
+  /**
+   * A target deleted after the use case checked it (a concurrent delete) is refused by its foreign key: the same 400
+   * on the same field as a target that never existed.
+   */
   async insert(t: NewTask): Promise<Task> {
     const [row] = await this.tx.query<Task>(
       `INSERT INTO tasks (id, title, instruction, status, target_article_id, target_collection_id, target_section_id, auto_apply, created_by_key_id,
@@ -24,7 +35,11 @@ export class SqlTaskRepository extends TaskRepository {
        VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $8, $9, $10, $10)
        RETURNING ${TASK_COLUMNS}`,
       [t.id, t.title, t.instruction, t.targetArticleId, t.targetCollectionId, t.targetSectionId, t.autoApply, t.createdByKeyId, t.createdByScopes, t.createdAt],
-    );
+    ).catch((error: unknown) => {
+      const key = TARGET_KEYS.find((k) => isForeignKeyViolation(error, k.constraint));
+      if (key) throw ValidationError.field(key.field, `${key.field} ${key.entity} ${key.id(t)} does not exist`);
+      throw error;
+    });
     return row!;
   }
 
