@@ -62,11 +62,10 @@ export class HelpCenterPagesController {
   @Get(SITE_PATHS.home)
   async home(@Param('lang') lang: string | undefined, @Req() request: Request, @Res() response: Response, @Next() next: NextFunction): Promise<void> {
     if (!isSiteLanguage(lang)) return next();
-    const key = `home|${lang ?? ''}`;
-    const version = await this.version.execute();
-    if (this.sendKept(request, response, key, version)) return;
-    const page = await this.homePage.execute(lang);
-    this.send(request, response, this.keep(key, version, page, renderPage.home(this.context(page), page)));
+    await this.serveKept(request, response, `home|${lang ?? ''}`, async () => {
+      const page = await this.homePage.execute(lang);
+      return { page, body: renderPage.home(this.context(page), page) };
+    });
   }
 
   @Get(SITE_PATHS.section)
@@ -78,11 +77,10 @@ export class HelpCenterPagesController {
     @Next() next: NextFunction,
   ): Promise<void> {
     if (!isSiteLanguage(lang)) return next();
-    const key = `section|${lang ?? ''}|${sectionId}`;
-    const version = await this.version.execute();
-    if (this.sendKept(request, response, key, version)) return;
-    const page = await this.sectionPage.execute(sectionId, lang);
-    this.send(request, response, this.keep(key, version, page, renderPage.section(this.context(page), page)));
+    await this.serveKept(request, response, `section|${lang ?? ''}|${sectionId}`, async () => {
+      const page = await this.sectionPage.execute(sectionId, lang);
+      return { page, body: renderPage.section(this.context(page), page) };
+    });
   }
 
   @Get(SITE_PATHS.collection)
@@ -94,11 +92,10 @@ export class HelpCenterPagesController {
     @Next() next: NextFunction,
   ): Promise<void> {
     if (!isSiteLanguage(lang)) return next();
-    const key = `collection|${lang ?? ''}|${shortId}`;
-    const version = await this.version.execute();
-    if (this.sendKept(request, response, key, version)) return;
-    const page = await this.collectionPage.execute(shortId, lang);
-    this.send(request, response, this.keep(key, version, page, renderPage.collection(this.context(page), page)));
+    await this.serveKept(request, response, `collection|${lang ?? ''}|${shortId}`, async () => {
+      const page = await this.collectionPage.execute(shortId, lang);
+      return { page, body: renderPage.collection(this.context(page), page) };
+    });
   }
 
   /** The live article; a slug it had before answers 301 to the current one; drafts, trashed and unknown slugs 404. */
@@ -113,27 +110,22 @@ export class HelpCenterPagesController {
   ): Promise<void> {
     if (!isSiteLanguage(lang)) return next();
     const feedbackSent = queryText(feedback) === 'sent';
-    const key = `article|${lang ?? ''}|${slug}|${feedbackSent ? 'sent' : ''}`;
-    const version = await this.version.execute();
-    if (this.sendKept(request, response, key, version)) return;
-    const result = await this.articlePage.execute(slug, lang);
-    switch (result.kind) {
-      case 'page': {
-        const { page } = result;
-        this.send(request, response, this.keep(key, version, page, renderPage.article(this.context(page), page, { feedbackSent })));
-        return;
+    await this.serveKept(request, response, `article|${lang ?? ''}|${slug}|${feedbackSent ? 'sent' : ''}`, async () => {
+      const result = await this.articlePage.execute(slug, lang);
+      switch (result.kind) {
+        case 'page':
+          return { page: result.page, body: renderPage.article(this.context(result.page), result.page, { feedbackSent }) };
+        case 'moved':
+          // Revalidated like a page: should the old slug go to another article later, browsers and CDNs ask again.
+          setPageSecurityHeaders(response, this.csp);
+          response.setHeader('Cache-Control', PAGE_CACHE_CONTROL);
+          response.redirect(301, `${this.basePath()}${lang === undefined ? '' : `/${lang}`}/articles/${encodeURIComponent(result.slug)}`);
+          return null;
+        case 'not_found':
+          sendErrorPage(response, 404, renderPage.error(this.context(result), 'not_found'), this.csp);
+          return null;
       }
-      case 'moved': {
-        // Revalidated like a page: should the old slug go to another article later, browsers and CDNs ask again.
-        setPageSecurityHeaders(response, this.csp);
-        response.setHeader('Cache-Control', PAGE_CACHE_CONTROL);
-        response.redirect(301, `${this.basePath()}${lang === undefined ? '' : `/${lang}`}/articles/${encodeURIComponent(result.slug)}`);
-        return;
-      }
-      case 'not_found':
-        sendErrorPage(response, 404, renderPage.error(this.context(result), 'not_found'), this.csp);
-        return;
-    }
+    });
   }
 
   @Get(SITE_PATHS.search)
@@ -159,16 +151,25 @@ export class HelpCenterPagesController {
     return new URL(this.http.publicUrl).pathname.replace(/\/+$/, '');
   }
 
-  /** Keeps a page rendered after reading `version` (see PageCache) and returns it as sent. */
-  private keep(key: string, version: string, page: { locale: SiteLocale; lastModified: Date }, body: string): KeptPage {
-    return this.cache.keep(key, version, { body, contentType: HTML, lastModified: page.lastModified, contentLanguage: page.locale.requested });
-  }
-
-  /** Sends the page kept under `key` when it is of the current version; false when there is none. */
-  private sendKept(request: Request, response: Response, key: string, version: string): boolean {
+  /**
+   * The kept pages' protocol, in one place: read the content version first, send the page kept under `key` if it
+   * was rendered at that version; otherwise `render` (which reads the content after the version, so the page is
+   * never older than it), keep and send the result. `render` answers anything that is not a page (a redirect, a
+   * 404) itself and returns null: those are not kept.
+   */
+  private async serveKept(
+    request: Request,
+    response: Response,
+    key: string,
+    render: () => Promise<{ page: { locale: SiteLocale; lastModified: Date }; body: string } | null>,
+  ): Promise<void> {
+    const version = await this.version.execute();
     const kept = this.cache.get(key, version);
-    if (kept) this.send(request, response, kept);
-    return kept !== null;
+    if (kept) return this.send(request, response, kept);
+    const rendered = await render();
+    if (rendered === null) return;
+    const { page, body } = rendered;
+    this.send(request, response, this.cache.keep(key, version, { body, contentType: HTML, lastModified: page.lastModified, contentLanguage: page.locale.requested }));
   }
 
   private send(request: Request, response: Response, page: Omit<KeptPage, 'etag'> & { etag?: string }): void {
