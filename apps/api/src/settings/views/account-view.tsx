@@ -2,7 +2,7 @@ import type { SessionView } from '#admin';
 import { PASSWORD_HINT } from './auth-views.js';
 import type { SettingsContext } from './context.js';
 import { Layout } from './layout.js';
-import { Badge, CsrfField, DataTable, ErrorSummary, type FormErrors, Input, PostButton, Time } from './parts.js';
+import { ActionsHeader, Badge, CsrfField, DataTable, ErrorSummary, type FormErrors, Input, PostButton, Time } from './parts.js';
 
 /** Your name and email, your password, and the sessions you are signed in with. */
 export function AccountView({ ctx, sessions, errors }: { ctx: SettingsContext; sessions: readonly SessionView[]; errors?: FormErrors }) {
@@ -41,9 +41,7 @@ export function AccountView({ ctx, sessions, errors }: { ctx: SettingsContext; s
             <th scope="col">From</th>
             <th scope="col">Browser</th>
             <th scope="col">Ends at the latest</th>
-            <th scope="col">
-              <span class="visually-hidden">Actions</span>
-            </th>
+            <ActionsHeader />
           </tr>
         </thead>
         <tbody>

@@ -2,27 +2,20 @@ import type { AdminView } from '#admin';
 import { PASSWORD_HINT } from './auth-views.js';
 import type { SettingsContext } from './context.js';
 import { Layout } from './layout.js';
-import { CsrfField, DataTable, ErrorSummary, type FormErrors, Input, SecretField, Time } from './parts.js';
+import { ActionsHeader, countOf, CsrfField, DataTable, ErrorSummary, type FormErrors, Input, PageHead, SecretField, Time } from './parts.js';
 
 export function AdminsView({ ctx, admins }: { ctx: SettingsContext; admins: readonly AdminView[] }) {
   return (
     <Layout ctx={ctx} title="Admins">
-      <div class="page-head">
-        <h1>Admins</h1>
-        <a class="button primary" href={ctx.urls.newAdmin()}>
-          Add an admin
-        </a>
-      </div>
+      <PageHead title="Admins" action={{ href: ctx.urls.newAdmin(), label: 'Add an admin' }} />
       <p class="lead">Admins sign in here to manage API keys, webhooks and other admins. There is always at least one.</p>
-      <DataTable caption={`${admins.length} ${admins.length === 1 ? 'admin' : 'admins'}`} id="admins">
+      <DataTable caption={countOf(admins.length, 'admin', 'admins')} id="admins">
         <thead>
           <tr>
             <th scope="col">Name</th>
             <th scope="col">Email</th>
             <th scope="col">Added</th>
-            <th scope="col">
-              <span class="visually-hidden">Actions</span>
-            </th>
+            <ActionsHeader />
           </tr>
         </thead>
         <tbody>

@@ -1,7 +1,7 @@
 import type { ApiKey } from '#gateway';
 import type { SettingsContext } from './context.js';
 import { Layout } from './layout.js';
-import { Badge, CheckboxGroup, CsrfField, DataTable, ErrorSummary, type FormErrors, Input, SecretField, Time } from './parts.js';
+import { ActionsHeader, Badge, CheckboxGroup, countOf, CsrfField, DataTable, ErrorSummary, type FormErrors, Input, PageHead, SecretField, Time } from './parts.js';
 import { SCOPE_DESCRIPTIONS, SCOPE_LIST } from './scopes.js';
 
 export function keyLabel(key: ApiKey): string {
@@ -40,19 +40,14 @@ export function KeysView({ ctx, keys, now }: { ctx: SettingsContext; keys: reado
   const sorted = [...keys].sort((a, b) => b.props.createdAt.getTime() - a.props.createdAt.getTime());
   return (
     <Layout ctx={ctx} title="API keys">
-      <div class="page-head">
-        <h1>API keys</h1>
-        <a class="button primary" href={ctx.urls.newKey()}>
-          Create a key
-        </a>
-      </div>
+      <PageHead title="API keys" action={{ href: ctx.urls.newKey(), label: 'Create a key' }} />
       <p class="lead">
         Keys let servers call the API with <code>Authorization: Bearer hck_…</code>. Each key does only what its scopes allow.
       </p>
       {sorted.length === 0 ? (
         <p class="empty">There are no keys yet. Create one to call the API.</p>
       ) : (
-        <DataTable caption={`${sorted.length} ${sorted.length === 1 ? 'key' : 'keys'}`} id="keys">
+        <DataTable caption={countOf(sorted.length, 'key', 'keys')} id="keys">
           <thead>
             <tr>
               <th scope="col">Name</th>
@@ -63,9 +58,7 @@ export function KeysView({ ctx, keys, now }: { ctx: SettingsContext; keys: reado
               <th scope="col">Last used</th>
               <th scope="col">Expires</th>
               <th scope="col">State</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
+              <ActionsHeader />
             </tr>
           </thead>
           <tbody>

@@ -242,6 +242,32 @@ export function Badge({ tone, children }: { tone: 'ok' | 'warn' | 'bad' | 'muted
  * A table that scrolls sideways inside its own box on a narrow screen: a focusable, labelled region, so the keyboard
  * can scroll it too.
  */
+/** A list page's heading with its one primary action beside it (Add…, Create…). */
+export function PageHead({ title, action }: { title: string; action: { href: string; label: string } }) {
+  return (
+    <div class="page-head">
+      <h1>{title}</h1>
+      <a class="button primary" href={action.href}>
+        {action.label}
+      </a>
+    </div>
+  );
+}
+
+/** `1 key`, `3 keys`: a table caption's count. */
+export function countOf(count: number, one: string, other: string): string {
+  return `${count} ${count === 1 ? one : other}`;
+}
+
+/** The header of a table's last column, which holds each row's actions (named for screen readers only). */
+export function ActionsHeader() {
+  return (
+    <th scope="col">
+      <span class="visually-hidden">Actions</span>
+    </th>
+  );
+}
+
 export function DataTable({ caption, id, children }: { caption: string; id: string; children: ComponentChildren }) {
   return (
     <div class="table-wrap" role="region" aria-labelledby={`${id}-caption`} tabindex={0}>

@@ -3,7 +3,7 @@ import type { RotatedWebhookSecretView, WebhookDeliveryDetailView, WebhookDelive
 import type { SettingsContext } from './context.js';
 import { EVENT_DESCRIPTIONS } from './events.js';
 import { Layout } from './layout.js';
-import { Badge, CheckboxGroup, CsrfField, DataTable, ErrorSummary, type FormErrors, Input, PostButton, SecretField, Textarea, Time } from './parts.js';
+import { Badge, CheckboxGroup, CsrfField, DataTable, ErrorSummary, type FormErrors, Input, PageHead, PostButton, SecretField, Textarea, Time } from './parts.js';
 
 /** How long after its last failure an endpoint's disabling counts as the automatic one (it happens in the same transaction). */
 const AUTO_DISABLE_WINDOW_MS = 60_000;
@@ -39,12 +39,7 @@ function eventsText(events: readonly string[]): string {
 export function WebhooksView({ ctx, page, nextPage }: { ctx: SettingsContext; page: CursorPage<WebhookEndpointView>; nextPage: string | null }) {
   return (
     <Layout ctx={ctx} title="Webhooks">
-      <div class="page-head">
-        <h1>Webhooks</h1>
-        <a class="button primary" href={ctx.urls.newWebhook()}>
-          Add an endpoint
-        </a>
-      </div>
+      <PageHead title="Webhooks" action={{ href: ctx.urls.newWebhook(), label: 'Add an endpoint' }} />
       <p class="lead">Endpoints receive signed events (Standard Webhooks) when content, feedback or tasks change.</p>
       {page.results.length === 0 ? (
         <p class="empty">No endpoints yet. Add one to receive events.</p>
