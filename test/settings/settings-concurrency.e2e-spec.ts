@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { ListApiKeysUseCase } from '#gateway';
 import { bearer, startTestApp, type TestApp } from '../support/app.js';
 import { NO_LIMITS } from '../support/articles.js';
-import { createAdmin, csrfOf, type SettingsClient, signedInClient } from '../support/settings.js';
+import { createAdmin, csrfOf, SettingsClient, signedInClient } from '../support/settings.js';
+import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 jest.setTimeout(120_000);
 
@@ -78,5 +79,49 @@ describe('developer settings under concurrent admins', () => {
       const res = await t.http.get(path).set(bearer(key));
       expect({ path, status: res.status, location: res.headers['location'] }).toEqual({ path, status: 303, location: expect.stringMatching(/^\/settings\/sign-in/) });
     }
+  });
+});
+
+/**
+ * Scale-out: two API processes on one PostgreSQL database with jobs on Redis. A session started on one works on the
+ * other and ends on both at sign-out; a test event sent from the settings is delivered through the BullMQ queue.
+ */
+describe('developer settings on PostgreSQL + Redis, two API processes', () => {
+  const env = { ...NO_LIMITS, PUBLIC_URL: 'http://localhost', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' };
+  let a: TestApp;
+  let b: TestApp;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    a = await startTestApp({ redis: true, env });
+    b = await startTestApp({ databaseUrl: a.databaseUrl!, redisPrefix: a.redisPrefix!, env });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    await receiver?.close();
+  });
+
+  it('a session from process A works on B and ends on both at sign-out; a test event goes through the queue', async () => {
+    const email = `scaled.${process.pid}@example.com`;
+    await createAdmin(a, email, 'Scaled');
+    const onA = await signedInClient(a, email);
+    const onB = new SettingsClient(b);
+    onB.cookies.set(...([...onA.cookies][0]!));
+    expect((await onB.get('/settings/account')).text).toContain(email);
+
+    const created = await onB.submit('/settings/webhooks/new', { url: receiver.url('/scaled'), events: ['webhook.test'] });
+    expect(created.status).toBe(201);
+    const id = /\/settings\/webhooks\/(whep_[^"/?#]+)/.exec(created.text)![1]!;
+    const detail = await onA.get(`/settings/webhooks/${id}`);
+    expect((await onA.post(`/settings/webhooks/${id}/test`, { _csrf: csrfOf(detail.text) })).status).toBe(303);
+    expect((await receiver.waitFor((r) => r.path === '/scaled')).json<{ type: string }>().type).toBe('webhook.test');
+
+    const account = await onA.get('/settings/account');
+    expect((await onA.post('/settings/sign-out', { _csrf: csrfOf(account.text) })).status).toBe(303);
+    const after = await onB.get('/settings/account');
+    expect(after.status).toBe(303);
+    expect(after.headers['location']).toMatch(/^\/settings\/sign-in/);
   });
 });
