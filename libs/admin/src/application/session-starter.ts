@@ -18,7 +18,6 @@ export class SessionStarter {
   ) {}
 
   async start(admin: Admin, origin: RequestOrigin, now: Date): Promise<SignedIn> {
-    await this.sessions.deleteExpired(now, this.lifetimes.idleMs);
     const cookieValue = randomToken();
     const expiresAt = new Date(now.getTime() + this.lifetimes.maxMs);
     const id = newId('ses');

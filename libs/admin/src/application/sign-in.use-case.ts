@@ -65,7 +65,6 @@ export class SignInUseCase {
     }
 
     await this.throttle.clear('account', email);
-    await this.throttle.prune(now, Math.max(ACCOUNT_WINDOW_MS, IP_WINDOW_MS));
     const signedIn = await this.starter.start(admin, command, now);
     await this.audit.record(adminActor(admin, command.ip), { action: 'admin.signed_in', targetType: 'admin', targetId: admin.id, details: { email: admin.email } });
     return signedIn;
